@@ -1,0 +1,60 @@
+# Finds the system packages each USE_* option needs; fills MXNET_DEP_LIBS and MXNET_DEP_DEFS.
+set(MXNET_DEP_LIBS "")
+set(MXNET_DEP_DEFS "")
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
+find_package(dmlc REQUIRED)  # Debian libdmlc-dev
+
+if(USE_OPENMP)
+  find_package(OpenMP REQUIRED)
+  list(APPEND MXNET_DEP_LIBS OpenMP::OpenMP_CXX)
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENMP=1)
+endif()
+
+if(USE_ONEDNN)
+  find_path(DNNL_INCLUDE_DIR dnnl.hpp REQUIRED)
+  find_library(DNNL_LIBRARY dnnl REQUIRED)  # Debian libdnnl-dev
+  list(APPEND MXNET_DEP_LIBS ${DNNL_LIBRARY})
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_ONEDNN=1)
+endif()
+
+if(USE_BLAS STREQUAL "openblas")
+  find_path(OPENBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES openblas-pthread openblas REQUIRED)
+  find_library(OPENBLAS_LIBRARY NAMES openblas REQUIRED)  # Debian libopenblas-dev
+  include_directories(${OPENBLAS_INCLUDE_DIR})
+  list(APPEND MXNET_DEP_LIBS ${OPENBLAS_LIBRARY})
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_BLAS_OPEN=1)
+elseif(NOT USE_BLAS STREQUAL "none")
+  message(FATAL_ERROR "USE_BLAS must be openblas or none, got '${USE_BLAS}'")
+endif()
+
+if(USE_OPENCV)
+  find_package(OpenCV REQUIRED COMPONENTS core imgproc imgcodecs)  # Debian libopencv-dev
+  list(APPEND MXNET_DEP_LIBS ${OpenCV_LIBS})
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENCV=1)
+endif()
+
+if(USE_DIST_KVSTORE)
+  find_library(ZMQ_LIBRARY zmq REQUIRED)  # Debian libzmq3-dev
+  list(APPEND MXNET_DEP_LIBS ${ZMQ_LIBRARY})
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_DIST_KVSTORE=1)
+endif()
+
+if(USE_CUDA)
+  enable_language(CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  list(APPEND MXNET_DEP_LIBS CUDA::cudart CUDA::cublas CUDA::curand)
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_CUDA=1)
+  if(USE_CUDNN)
+    find_library(CUDNN_LIBRARY cudnn REQUIRED)
+    list(APPEND MXNET_DEP_LIBS ${CUDNN_LIBRARY})
+    list(APPEND MXNET_DEP_DEFS MXNET_USE_CUDNN=1)
+  endif()
+  if(USE_NCCL)
+    find_library(NCCL_LIBRARY nccl REQUIRED)
+    list(APPEND MXNET_DEP_LIBS ${NCCL_LIBRARY})
+    list(APPEND MXNET_DEP_DEFS MXNET_USE_NCCL=1)
+  endif()
+elseif(USE_CUDNN OR USE_NCCL)
+  message(FATAL_ERROR "USE_CUDNN and USE_NCCL need USE_CUDA=ON")
+endif()

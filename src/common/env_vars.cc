@@ -1,0 +1,77 @@
+// The table of every environment variable the framework reads; docs/env_var.md is generated
+// from it (tools/gen_env_var_doc.py) and a test fails when the two disagree.
+#include "common/env.h"
+
+namespace mxnet {
+namespace env {
+
+const std::vector<VarInfo>& AllVars() {
+  static const std::vector<VarInfo> vars = {
+      // ---- Engine ----
+      {"MXNET_ENGINE_TYPE", "string", "ThreadedEnginePerDevice",
+       "NaiveEngine|ThreadedEngine|ThreadedEnginePerDevice|NaiveEngineAsync|ThreadedEngineAsync|"
+       "ThreadedEnginePerDeviceAsync",
+       "The dependency engine. NaiveEngine runs every operation synchronously in the pushing "
+       "thread (useful for debugging); ThreadedEngine shares one worker pool between all "
+       "devices; ThreadedEnginePerDevice keeps separate pools per device. An `Async` suffix is "
+       "accepted as in MXNet and selects the same engine."},
+      {"MXNET_CPU_WORKER_NTHREADS", "int", "1", "",
+       "Worker threads that run CPU operations in parallel. Each operation is itself "
+       "parallelized with OpenMP; set OMP_NUM_THREADS for that."},
+      {"MXNET_CPU_PRIORITY_NTHREADS", "int", "4", "",
+       "Worker threads for CPU operations pushed as prioritized (FnProperty::kCPUPrioritized)."},
+      {"MXNET_GPU_WORKER_NTHREADS", "int", "2", "",
+       "Worker threads (and CUDA streams) per GPU for computation."},
+      {"MXNET_GPU_COPY_NTHREADS", "int", "2", "",
+       "Worker threads per GPU for host-device copies."},
+      // ---- Storage ----
+      {"MXNET_USE_NAIVE_STORAGE_MANAGER", "bool", "0", "",
+       "When 1, every allocation goes straight to the system allocator and no pool is kept."},
+      {"MXNET_CPU_MEM_POOL_TYPE", "string", "Naive", "Naive|Round|Unpooled",
+       "Pool strategy for CPU memory. Naive reuses a freed block for a later request of exactly "
+       "the same size; Round rounds each request up (see the ROUND variables) so blocks are "
+       "reused more often; Unpooled frees at once."},
+      {"MXNET_CPU_MEM_POOL_RESERVE", "int", "5", "",
+       "Percentage of device memory the pool leaves unused; when an allocation would cross it "
+       "the pool releases what it caches first."},
+      {"MXNET_CPU_MEM_POOL_PAGE_SIZE", "int", "4096", "",
+       "Round pool: requests are rounded to a multiple of this many bytes (at least 64)."},
+      {"MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE", "int", "2097152", "",
+       "Round pool: requests of 2^ROUND_LINEAR_CUTOFF bytes or more are rounded up to a "
+       "multiple of this size."},
+      {"MXNET_CPU_MEM_POOL_ROUND_LINEAR_CUTOFF", "int", "24", "",
+       "Round pool: requests below 2^cutoff bytes are rounded up to a power of two; larger ones "
+       "to a multiple of LARGE_ALLOC_ROUND_SIZE."},
+      {"MXNET_CPU_PINNED_MEM_POOL_TYPE", "string", "Naive", "Naive|Round|Unpooled",
+       "Pool strategy for CPU-pinned memory (as MXNET_CPU_MEM_POOL_TYPE)."},
+      {"MXNET_CPU_PINNED_MEM_POOL_RESERVE", "int", "5", "",
+       "As MXNET_CPU_MEM_POOL_RESERVE, for CPU-pinned memory."},
+      {"MXNET_CPU_PINNED_MEM_POOL_PAGE_SIZE", "int", "4096", "",
+       "As MXNET_CPU_MEM_POOL_PAGE_SIZE, for CPU-pinned memory."},
+      {"MXNET_CPU_PINNED_MEM_LARGE_ALLOC_ROUND_SIZE", "int", "2097152", "",
+       "As MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE, for CPU-pinned memory."},
+      {"MXNET_CPU_PINNED_MEM_POOL_ROUND_LINEAR_CUTOFF", "int", "24", "",
+       "As MXNET_CPU_MEM_POOL_ROUND_LINEAR_CUTOFF, for CPU-pinned memory."},
+      {"MXNET_GPU_MEM_POOL_TYPE", "string", "Naive", "Naive|Round|Unpooled",
+       "Pool strategy for GPU memory (as MXNET_CPU_MEM_POOL_TYPE)."},
+      {"MXNET_GPU_MEM_POOL_RESERVE", "int", "5", "",
+       "Percentage of GPU memory left for things other than arrays (kernel launches, cuDNN "
+       "workspaces). Raise it if kernel launches fail with out-of-memory after many steps."},
+      {"MXNET_GPU_MEM_POOL_PAGE_SIZE", "int", "4096", "",
+       "As MXNET_CPU_MEM_POOL_PAGE_SIZE, for GPU memory."},
+      {"MXNET_GPU_MEM_LARGE_ALLOC_ROUND_SIZE", "int", "2097152", "",
+       "As MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE, for GPU memory."},
+      {"MXNET_GPU_MEM_POOL_ROUND_LINEAR_CUTOFF", "int", "24", "",
+       "As MXNET_CPU_MEM_POOL_ROUND_LINEAR_CUTOFF, for GPU memory."},
+      // ---- Operators ----
+      {"MXNET_ENFORCE_DETERMINISM", "bool", "0", "",
+       "When 1, operators that have a faster non-deterministic variant use the deterministic one."},
+      // ---- Python front ----
+      {"MXNET_LIBRARY_PATH", "string", "", "",
+       "Absolute path of the libmxnet.so the Python package loads instead of its own."},
+  };
+  return vars;
+}
+
+}  // namespace env
+}  // namespace mxnet
