@@ -10,6 +10,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #define MXNET_MAJOR 1
@@ -75,7 +76,7 @@ class TShape {
   TShape() = default;
   explicit TShape(int ndim, dim_t fill = -1) { Resize(ndim, fill); }
   TShape(std::initializer_list<dim_t> dims) { Assign(dims.begin(), dims.end()); }
-  template <typename It>
+  template <typename It, typename = std::enable_if_t<!std::is_integral<It>::value>>
   TShape(It begin, It end) { Assign(begin, end); }
   TShape(const TShape& o) { Assign(o.begin(), o.end()); ndim_ = o.ndim_; }
   TShape& operator=(const TShape& o) {

@@ -12,12 +12,13 @@ const std::vector<VarInfo>& AllVars() {
        "NaiveEngine|ThreadedEngine|ThreadedEnginePerDevice|NaiveEngineAsync|ThreadedEngineAsync|"
        "ThreadedEnginePerDeviceAsync",
        "The dependency engine. NaiveEngine runs every operation synchronously in the pushing "
-       "thread (useful for debugging); ThreadedEngine shares one worker pool between all "
+       "thread (useful for debugging); ThreadedEngine shares one worker pool of "
+       "MXNET_CPU_WORKER_NTHREADS + MXNET_CPU_PRIORITY_NTHREADS threads (at least 2) between all "
        "devices; ThreadedEnginePerDevice keeps separate pools per device. An `Async` suffix is "
        "accepted as in MXNet and selects the same engine."},
       {"MXNET_CPU_WORKER_NTHREADS", "int", "1", "",
-       "Worker threads that run CPU operations in parallel. Each operation is itself "
-       "parallelized with OpenMP; set OMP_NUM_THREADS for that."},
+       "Worker threads per CPU device that run CPU operations in parallel (at least 1). Each "
+       "operation is itself parallelized with OpenMP; set OMP_NUM_THREADS for that."},
       {"MXNET_CPU_PRIORITY_NTHREADS", "int", "4", "",
        "Worker threads for CPU operations pushed as prioritized (FnProperty::kCPUPrioritized)."},
       {"MXNET_GPU_WORKER_NTHREADS", "int", "2", "",
@@ -26,24 +27,31 @@ const std::vector<VarInfo>& AllVars() {
        "Worker threads per GPU for host-device copies."},
       // ---- Storage ----
       {"MXNET_USE_NAIVE_STORAGE_MANAGER", "bool", "0", "",
-       "When 1, every allocation goes straight to the system allocator and no pool is kept."},
+       "When 1, every allocation goes straight to the system allocator and no pool is kept, "
+       "whatever the MXNET_<DEV>_MEM_POOL_TYPE variables say."},
       {"MXNET_CPU_MEM_POOL_TYPE", "string", "Naive", "Naive|Round|Unpooled",
-       "Pool strategy for CPU memory. Naive reuses a freed block for a later request of exactly "
-       "the same size; Round rounds each request up (see the ROUND variables) so blocks are "
-       "reused more often; Unpooled frees at once."},
+       "Pool strategy for CPU memory. Naive rounds each request up to a multiple of "
+       "MXNET_CPU_MEM_POOL_PAGE_SIZE (large ones to a multiple of "
+       "MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE) and reuses a freed block for a later request of the "
+       "same rounded size; Round rounds to a power of two below 2^ROUND_LINEAR_CUTOFF bytes and "
+       "to a multiple of 2^ROUND_LINEAR_CUTOFF above, so blocks are reused more often when sizes "
+       "vary; Unpooled gives memory back to the system at once. (MXNet 1.9 did not pool CPU "
+       "memory; these CPU variables follow MXNet 2.0.)"},
       {"MXNET_CPU_MEM_POOL_RESERVE", "int", "5", "",
-       "Percentage of device memory the pool leaves unused; when an allocation would cross it "
-       "the pool releases what it caches first."},
+       "Percentage of physical memory the CPU pool leaves unused: when holding one more block "
+       "would cross it, the pool first gives back what it caches."},
       {"MXNET_CPU_MEM_POOL_PAGE_SIZE", "int", "4096", "",
-       "Round pool: requests are rounded to a multiple of this many bytes (at least 64)."},
+       "Naive pool: requests are rounded up to a multiple of this many bytes. Round pool: the "
+       "smallest block; must be a power of two. At least 32."},
       {"MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE", "int", "2097152", "",
-       "Round pool: requests of 2^ROUND_LINEAR_CUTOFF bytes or more are rounded up to a "
-       "multiple of this size."},
+       "Naive pool: a request whose page-rounded size is larger than this is rounded up to a "
+       "multiple of this size. 1 disables it."},
       {"MXNET_CPU_MEM_POOL_ROUND_LINEAR_CUTOFF", "int", "24", "",
-       "Round pool: requests below 2^cutoff bytes are rounded up to a power of two; larger ones "
-       "to a multiple of LARGE_ALLOC_ROUND_SIZE."},
+       "Round pool: requests up to 2^cutoff bytes are rounded up to a power of two (at least "
+       "the page size); larger ones to a multiple of 2^cutoff. Between 20 and 34."},
       {"MXNET_CPU_PINNED_MEM_POOL_TYPE", "string", "Naive", "Naive|Round|Unpooled",
-       "Pool strategy for CPU-pinned memory (as MXNET_CPU_MEM_POOL_TYPE)."},
+       "Pool strategy for CPU-pinned memory (as MXNET_CPU_MEM_POOL_TYPE). Without CUDA, or "
+       "without a GPU, pinned memory is ordinary host memory."},
       {"MXNET_CPU_PINNED_MEM_POOL_RESERVE", "int", "5", "",
        "As MXNET_CPU_MEM_POOL_RESERVE, for CPU-pinned memory."},
       {"MXNET_CPU_PINNED_MEM_POOL_PAGE_SIZE", "int", "4096", "",
@@ -56,11 +64,14 @@ const std::vector<VarInfo>& AllVars() {
        "Pool strategy for GPU memory (as MXNET_CPU_MEM_POOL_TYPE)."},
       {"MXNET_GPU_MEM_POOL_RESERVE", "int", "5", "",
        "Percentage of GPU memory left for things other than arrays (kernel launches, cuDNN "
-       "workspaces). Raise it if kernel launches fail with out-of-memory after many steps."},
+       "workspaces): when an allocation would eat into it, counting memory taken by others, the "
+       "pool first gives back what it caches. Raise it if kernel launches fail with "
+       "out-of-memory after many steps."},
       {"MXNET_GPU_MEM_POOL_PAGE_SIZE", "int", "4096", "",
        "As MXNET_CPU_MEM_POOL_PAGE_SIZE, for GPU memory."},
       {"MXNET_GPU_MEM_LARGE_ALLOC_ROUND_SIZE", "int", "2097152", "",
-       "As MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE, for GPU memory."},
+       "As MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE, for GPU memory; the default keeps large blocks "
+       "whole 2 MiB driver slabs so that freeing them really returns memory."},
       {"MXNET_GPU_MEM_POOL_ROUND_LINEAR_CUTOFF", "int", "24", "",
        "As MXNET_CPU_MEM_POOL_ROUND_LINEAR_CUTOFF, for GPU memory."},
       // ---- Operators ----

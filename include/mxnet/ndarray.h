@@ -1,0 +1,108 @@
+// NDArray: a shape, dtype and offset over a shared, engine-tracked chunk of device memory.
+#ifndef MXNET_NDARRAY_H_
+#define MXNET_NDARRAY_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mxnet/base.h"
+#include "mxnet/engine.h"
+#include "mxnet/storage.h"
+#include "mxnet/tensor_blob.h"
+#include "nnvm/node.h"
+
+namespace mxnet {
+
+/*! \brief Storage type of an array; only dense storage exists so far. */
+enum NDArrayStorageType { kUndefinedStorage = -1, kDefaultStorage = 0 };
+
+class NDArray {
+ public:
+  /*! \brief A "none" array (no chunk, unknown shape). */
+  NDArray() = default;
+  /*! \brief A new array; memory is taken from the pool at once unless delay_alloc. */
+  NDArray(const TShape& shape, Context ctx, bool delay_alloc = false, int dtype = kFloat32);
+  /*! \brief An array over memory owned elsewhere (no copy). keeper is released once the
+   *  array and every operation using it are done (e.g. to return a DLPack tensor). */
+  static NDArray FromExternal(const TBlob& data, std::shared_ptr<void> keeper);
+
+  bool is_none() const { return ptr_ == nullptr; }
+  const TShape& shape() const { return shape_; }
+  int dtype() const { return dtype_; }
+  Context ctx() const;
+  int storage_type() const { return kDefaultStorage; }
+  size_t byte_offset() const { return byte_offset_; }
+  VarHandle var() const;
+  /*! \brief Ensure memory exists (allocates a delayed chunk). */
+  void CheckAndAlloc() const;
+  /*! \brief The memory as a TBlob; allocates a delayed chunk first. Not synchronized. */
+  TBlob data() const;
+  /*! \brief True when another NDArray may see the same chunk with a different view. */
+  bool IsView() const;
+  /*! \brief Identity of the underlying chunk (two arrays share memory iff equal). */
+  const void* chunk_id() const { return ptr_.get(); }
+  /*! \brief Version of the chunk's variable at the last completed write (for autograd checks). */
+  size_t version() const;
+
+  // Views sharing memory with this array.
+  NDArray Slice(dim_t begin, dim_t end) const;  // along axis 0
+  NDArray At(dim_t idx) const;                   // drops axis 0
+  NDArray Reshape(const TShape& shape) const;    // same size
+  NDArray AsArray(const TShape& shape, int dtype) const;  // same or smaller byte size
+  /*! \brief The same array with the autograd entry dropped (a plain value). */
+  NDArray Detach() const {
+    NDArray ret(*this);
+    ret.entry_ = nnvm::NodeEntry();
+    return ret;
+  }
+
+  void WaitToRead() const;
+  void WaitToWrite() const;
+  /*! \brief Copy size elements from host memory into this array (blocking). */
+  void SyncCopyFromCPU(const void* data, size_t size) const;
+  /*! \brief Copy this array into host memory of size elements (blocking). */
+  void SyncCopyToCPU(void* data, size_t size) const;
+  /*! \brief An asynchronous copy to another context. */
+  NDArray Copy(Context ctx) const;
+
+  /*! \brief Autograd: the graph entry that produced this array (empty when not recorded). */
+  const nnvm::NodeEntry& entry() const { return entry_; }
+  void set_entry(nnvm::NodeEntry e) { entry_ = std::move(e); }
+  /*! \brief Shape to use for this array's metadata only (no data change): used by Reshape. */
+  void set_shape(const TShape& s) { shape_ = s; }
+
+ private:
+  struct Chunk;
+  NDArray(std::shared_ptr<Chunk> ptr, const TShape& shape, int dtype, size_t offset)
+      : ptr_(std::move(ptr)), shape_(shape), dtype_(dtype), byte_offset_(offset) {}
+
+  std::shared_ptr<Chunk> ptr_;
+  TShape shape_;
+  int dtype_{kFloat32};
+  size_t byte_offset_{0};
+  nnvm::NodeEntry entry_;
+};
+
+/*! \brief Push an asynchronous copy from one array into another of equal size and dtype
+ *  (possibly across devices). */
+void CopyFromTo(const NDArray& from, const NDArray& to, int priority = 0);
+
+}  // namespace mxnet
+
+#endif  // MXNET_NDARRAY_H_
+
+namespace mxnet {
+
+/*! \brief Write arrays (with names, or none for a list) in MXNet's .params/.nd format. */
+void SaveNDArrayFile(const std::string& fname, const std::vector<NDArray>& arrays,
+                     const std::vector<std::string>& names);
+/*! \brief Read a .params/.nd file; throws dmlc::Error on a missing, truncated or corrupt file. */
+void LoadNDArrayFile(const std::string& fname, std::vector<NDArray>* arrays,
+                     std::vector<std::string>* names);
+std::string SaveNDArrayBuffer(const std::vector<NDArray>& arrays,
+                              const std::vector<std::string>& names);
+void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arrays,
+                       std::vector<std::string>* names);
+
+}  // namespace mxnet

@@ -1,0 +1,74 @@
+// The typed attributes an operator declares (kernels, inference rules, gradient, resources).
+#ifndef MXNET_OP_ATTR_TYPES_H_
+#define MXNET_OP_ATTR_TYPES_H_
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mxnet/base.h"
+#include "mxnet/tensor_blob.h"
+#include "nnvm/node.h"
+#include "nnvm/op.h"
+
+namespace mxnet {
+
+class NDArray;
+
+/*! \brief Extra resources an operator asks for. */
+struct ResourceRequest {
+  enum Type { kRandom = 0, kTempSpace = 1, kParallelRandom = 2 };
+  Type type;
+  ResourceRequest(Type t) : type(t) {}  // NOLINT(runtime/explicit)
+};
+
+/*! \brief What a kernel gets besides its inputs and outputs. */
+struct OpContext {
+  bool need_grad{false};
+  bool is_train{false};
+  RunContext run_ctx;
+  /*! \brief Counter-based random stream of this operator call: a kernel draws element i from
+   *  Philox(key = random_seed, counter = (random_stream, i)), so results do not depend on
+   *  how the work is split between threads. */
+  uint64_t random_seed{0};
+  uint64_t random_stream{0};
+  /*! \brief Scratch memory valid until the kernel returns (per worker thread, grow-only). */
+  void* RequestTempSpace(size_t bytes) const;
+};
+
+using FCompute = std::function<void(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                    const std::vector<TBlob>& inputs,
+                                    const std::vector<OpReqType>& req,
+                                    const std::vector<TBlob>& outputs)>;
+/*! \brief Fill unknown input/output shapes from known ones; false when not yet decidable.
+ *  Throws dmlc::Error (op, argument, expected, given) on inconsistent shapes. */
+using FInferShape = std::function<bool(const nnvm::NodeAttrs& attrs, std::vector<TShape>* in,
+                                       std::vector<TShape>* out)>;
+/*! \brief As FInferShape for dtypes; -1 means unknown. */
+using FInferType = std::function<bool(const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                                      std::vector<int>* out)>;
+/*! \brief Gradient of the node's inputs, built from other registered ops. ograds has one
+ *  entry per output; returns one entry per input. */
+using FGradient = std::function<std::vector<nnvm::NodeEntry>(
+    const nnvm::ObjectPtr& node, const std::vector<nnvm::NodeEntry>& ograds)>;
+/*! \brief Pairs (input index, output index) that may share memory. */
+using FInplaceOption = std::function<std::vector<std::pair<int, int>>(const nnvm::NodeAttrs&)>;
+using FResourceRequest = std::function<std::vector<ResourceRequest>(const nnvm::NodeAttrs&)>;
+using FListInputNames = std::function<std::vector<std::string>(const nnvm::NodeAttrs&)>;
+using FListOutputNames = std::function<std::vector<std::string>(const nnvm::NodeAttrs&)>;
+/*! \brief Indices of inputs the op also writes (optimizer updates, aux states). */
+using FMutateInputs = std::function<std::vector<uint32_t>(const nnvm::NodeAttrs&)>;
+/*! \brief Number of outputs visible to the user (the rest are internal). */
+using FNumVisibleOutputs = std::function<uint32_t(const nnvm::NodeAttrs&)>;
+/*! \brief An operator computed on NDArrays in the calling thread instead of a kernel pushed to
+ *  the engine (e.g. a Python autograd.Function's backward); it may invoke other operators. */
+using FNDArrayFunction = std::function<void(const nnvm::NodeAttrs& attrs,
+                                            const std::vector<NDArray>& inputs,
+                                            std::vector<NDArray>* outputs)>;
+/*! \brief True for ops whose outputs are not differentiable (comparison, argmax, ...). */
+using TIsNonDifferentiable = bool;
+
+}  // namespace mxnet
+
+#endif  // MXNET_OP_ATTR_TYPES_H_

@@ -1,0 +1,17 @@
+"""MXNet: a deep-learning framework (drop-in successor to Apache MXNet 1.x)."""
+from .libinfo import __version__
+from .base import MXNetError
+from . import base
+from .context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus
+from . import ndarray
+from . import ndarray as nd
+from . import autograd
+from . import random
+from . import runtime
+from . import engine
+from . import util
+from . import test_utils
+from . import context
+
+__all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
+           "random", "runtime", "engine", "util", "test_utils", "current_context", "num_gpus"]

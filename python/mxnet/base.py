@@ -1,0 +1,45 @@
+"""Basic definitions shared by the whole package: the library handle and MXNetError."""
+import numbers
+
+import numpy as np
+
+from . import libinfo
+
+_LIB = libinfo.load_lib()
+from . import _ffi  # noqa: E402  (needs _LIB loaded first)
+
+MXNetError = _ffi.MXNetError
+MXNetError.__module__ = "mxnet.base"
+MXNetError.__doc__ = "Error raised by MXNet functions (the C++ message is kept)."
+
+string_types = (str,)
+numeric_types = (float, int, np.generic)
+integer_types = (int, np.integer)
+integer_types_ = integer_types
+mx_uint = np.uint32
+mx_real_t = np.float32
+
+_NP_DTYPE_FLAGS = {
+    np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.float16): 2,
+    np.dtype(np.uint8): 3, np.dtype(np.int32): 4, np.dtype(np.int8): 5,
+    np.dtype(np.int64): 6, np.dtype(np.bool_): 7,
+}
+_FLAG_NP_DTYPES = {v: k.type for k, v in _NP_DTYPE_FLAGS.items()}
+
+
+def dtype_flag(dtype):
+    """Type flag (mshadow numbering) of a numpy dtype, a dtype name or a Python type."""
+    try:
+        return _NP_DTYPE_FLAGS[np.dtype(dtype)]
+    except (KeyError, TypeError):
+        raise TypeError("dtype %s is not supported; expected one of float32, float64, "
+                        "float16, uint8, int8, int32, int64, bool" % (dtype,)) from None
+
+
+def py_str(x):
+    """Decode bytes to str (identity on str)."""
+    return x.decode("utf-8") if isinstance(x, bytes) else x
+
+
+def is_number(x):
+    return isinstance(x, numbers.Number) or isinstance(x, np.generic)

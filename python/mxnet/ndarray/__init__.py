@@ -1,0 +1,19 @@
+"""mx.nd: NDArray and every registered operator as a function."""
+import sys as _sys
+
+from . import _internal, contrib, linalg
+from . import ndarray as _ndarray_mod
+from .ndarray import *  # noqa: F401,F403
+from .ndarray import NDArray, array, empty, zeros, ones, full, arange, eye, linspace, \
+    waitall, concatenate, moveaxis
+from .register import populate as _populate
+from .utils import save, load, load_frombuffer
+
+_this = _sys.modules[__name__]
+_populate(_this, _internal, contrib, None, linalg)
+_ndarray_mod._op = _this
+_ndarray_mod._internal = _internal
+_ndarray_mod._install_fluent()
+
+from . import indexing as _indexing  # noqa: E402,F401
+from . import random  # noqa: E402

@@ -1,0 +1,1 @@
+"""Underscore-prefixed operators (filled from the registry at import)."""

@@ -1,0 +1,1 @@
+"""mx.nd.contrib: operators registered as _contrib_* (filled from the registry at import)."""

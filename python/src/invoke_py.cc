@@ -1,0 +1,228 @@
+// mxnet._ffi: operator listing and invocation, including the NDArray arithmetic fast paths.
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "mxnet/imperative.h"
+#include "mxnet/op_attr_types.h"
+#include "nnvm/op.h"
+#include "py_common.h"
+
+namespace mxnet {
+namespace {
+
+using AttrsPtr = std::shared_ptr<const nnvm::NodeAttrs>;
+
+/*! \brief Text of a Python value as MXNet's front passes kwargs to the C++ parser. */
+std::string KwargText(const py::handle& v) {
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  if (v.is_none()) return "None";
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "True" : "False";
+  if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
+    std::string s = "(";
+    size_t i = 0, n = py::len(v);
+    for (auto item : v) {
+      s += KwargText(item);
+      if (++i < n || n == 1) s += ",";
+    }
+    return s + ")";
+  }
+  // numpy dtypes and scalar types: their canonical name.
+  if (py::hasattr(v, "__mro__") || py::isinstance(v, py::module_::import("numpy").attr("dtype"))) {
+    try {
+      return NumpyName(FlagFromNumpy(v));
+    } catch (const py::error_already_set&) {
+    } catch (const std::exception&) {
+    }
+  }
+  return py::str(v).cast<std::string>();
+}
+
+const nnvm::Op* OpFromIndex(uint32_t index) {
+  static std::vector<const nnvm::Op*> ops = [] {
+    std::vector<const nnvm::Op*> v;
+    for (const std::string& name : nnvm::Op::ListAllNames()) {
+      const nnvm::Op* op = nnvm::Op::Get(name);
+      if (v.size() <= op->index()) v.resize(op->index() + 1, nullptr);
+      v[op->index()] = op;
+    }
+    return v;
+  }();
+  if (index >= ops.size() || ops[index] == nullptr) throw py::value_error("bad operator handle");
+  return ops[index];
+}
+
+py::object WrapOutputs(std::vector<NDArray>&& outs, uint32_t n_visible) {
+  if (n_visible == 1) return py::cast(std::move(outs[0]));
+  py::list l(n_visible);
+  for (uint32_t i = 0; i < n_visible; ++i) l[i] = py::cast(std::move(outs[i]));
+  return std::move(l);
+}
+
+uint32_t NumVisible(const nnvm::NodeAttrs& attrs, size_t n_out) {
+  static const auto& vis = nnvm::Op::GetAttr<FNumVisibleOutputs>("FNumVisibleOutputs");
+  if (vis.contains(attrs.op)) return vis[attrs.op](attrs);
+  return static_cast<uint32_t>(n_out);
+}
+
+/*! \brief Cached attrs of an op called with no kwargs (the binary fast paths). */
+AttrsPtr PlainAttrs(const char* op_name) {
+  static std::unordered_map<std::string, AttrsPtr> cache;
+  auto it = cache.find(op_name);
+  if (it != cache.end()) return it->second;
+  AttrsPtr a = Imperative::ParseAttrs(nnvm::Op::GetOrThrow(op_name), {});
+  cache.emplace(op_name, a);
+  return a;
+}
+
+/*! \brief Attrs of a scalar op for one scalar value; recent values are cached per op. */
+AttrsPtr ScalarAttrs(const char* op_name, double scalar, bool is_int) {
+  struct Key {
+    const char* op;
+    uint64_t bits;
+    bool operator==(const Key& o) const { return op == o.op && bits == o.bits; }
+  };
+  struct Hash {
+    size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.bits) ^ std::hash<const void*>()(k.op); }
+  };
+  static std::unordered_map<Key, AttrsPtr, Hash> cache;
+  uint64_t bits;
+  std::memcpy(&bits, &scalar, sizeof(bits));
+  bits ^= is_int ? 1ULL << 63 : 0;  // keep int and float spellings apart
+  Key key{op_name, bits};
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cache.size() > 4096) cache.clear();
+  char buf[40];
+  if (is_int) std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(scalar));
+  else std::snprintf(buf, sizeof(buf), "%.17g", scalar);
+  std::unordered_map<std::string, std::string> kw{{"scalar", buf}};
+  const nnvm::Op* op = nnvm::Op::GetOrThrow(op_name);
+  for (const auto& arg : op->arguments) {
+    if (arg.name == "is_int") kw["is_int"] = is_int ? "True" : "False";
+  }
+  AttrsPtr a = Imperative::ParseAttrs(op, std::move(kw));
+  cache.emplace(key, a);
+  return a;
+}
+
+NDArray InvokeSingle(const AttrsPtr& attrs, NDArray* a, NDArray* b) {
+  std::vector<NDArray*> in{a};
+  if (b != nullptr) in.push_back(b);
+  std::vector<NDArray> out;
+  Imperative::Get()->Invoke(a->ctx(), attrs, in, &out);
+  return std::move(out[0]);
+}
+
+void InvokeInto(const AttrsPtr& attrs, NDArray* a, NDArray* b, NDArray* dst) {
+  std::vector<NDArray*> in{a};
+  if (b != nullptr) in.push_back(b);
+  std::vector<NDArray> out{*dst};
+  Imperative::Get()->Invoke(a->ctx(), attrs, in, &out);
+  dst->set_entry(out[0].entry());
+}
+
+/*! \brief Register lhs OP rhs for NDArray and Python-scalar operands (and the in-place form). */
+void DefBinary(py::class_<NDArray>& cls, const char* dunder, const char* idunder, const char* rdunder,
+               const char* array_op, const char* scalar_op, const char* rscalar_op) {
+  cls.def(dunder, [array_op](NDArray& a, NDArray& b) { return InvokeSingle(PlainAttrs(array_op), &a, &b); },
+          py::is_operator());
+  cls.def(dunder, [scalar_op](NDArray& a, double s) {
+    return InvokeSingle(ScalarAttrs(scalar_op, s, false), &a, nullptr);
+  }, py::is_operator());
+  if (rdunder != nullptr) {
+    cls.def(rdunder, [rscalar_op](NDArray& a, double s) {
+      return InvokeSingle(ScalarAttrs(rscalar_op, s, false), &a, nullptr);
+    }, py::is_operator());
+  }
+  if (idunder != nullptr) {
+    cls.def(idunder, [array_op](NDArray& a, NDArray& b) {
+      InvokeInto(PlainAttrs(array_op), &a, &b, &a);
+      return a;
+    }, py::is_operator());
+    cls.def(idunder, [scalar_op](NDArray& a, double s) {
+      InvokeInto(ScalarAttrs(scalar_op, s, false), &a, nullptr, &a);
+      return a;
+    }, py::is_operator());
+  }
+}
+
+}  // namespace
+
+void DefineInvoke(py::module_& m, py::class_<NDArray>& cls) {
+  m.def("list_op_names", [] { return nnvm::Op::ListAllNames(); });
+  m.def("op_info", [](const std::string& name) {
+    const nnvm::Op* op = nnvm::Op::GetOrThrow(name);
+    static const auto& input_names = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
+    py::list args;
+    for (const auto& a : op->arguments) args.append(py::make_tuple(a.name, a.type, a.description));
+    return py::dict(py::arg("name") = op->name, py::arg("index") = op->index(),
+                    py::arg("description") = op->description, py::arg("arguments") = args,
+                    py::arg("num_inputs") = op->num_inputs,
+                    py::arg("variadic") = static_cast<bool>(op->get_num_inputs),
+                    py::arg("key_var_num_args") = op->key_var_num_args,
+                    py::arg("num_outputs") = op->num_outputs);
+  });
+  /*!
+   * invoke(op_index, inputs, kwargs, out): run one op. inputs is a sequence of NDArrays,
+   * kwargs a dict (or None), out None / NDArray / sequence of NDArrays.
+   */
+  m.def("invoke", [](uint32_t op_index, const py::sequence& inputs, const py::object& kwargs,
+                     const py::object& out) -> py::object {
+    const nnvm::Op* op = OpFromIndex(op_index);
+    std::unordered_map<std::string, std::string> kw;
+    if (!kwargs.is_none()) {
+      for (auto item : kwargs.cast<py::dict>()) {
+        kw.emplace(item.first.cast<std::string>(), KwargText(item.second));
+      }
+    }
+    AttrsPtr attrs = kw.empty() ? PlainAttrs(op->name.c_str()) : Imperative::ParseAttrs(op, std::move(kw));
+    std::vector<NDArray*> in;
+    in.reserve(py::len(inputs));
+    for (auto item : inputs) {
+      if (!py::isinstance<NDArray>(item)) {
+        throw py::type_error("Operator " + op->name + ": inputs must be NDArray, given " +
+                             py::str(py::type::of(item)).cast<std::string>());
+      }
+      in.push_back(item.cast<NDArray*>());
+    }
+    std::vector<NDArray> outs;
+    std::vector<NDArray*> out_ptrs;
+    if (!out.is_none()) {
+      if (py::isinstance<NDArray>(out)) {
+        out_ptrs.push_back(out.cast<NDArray*>());
+      } else {
+        for (auto o : out) out_ptrs.push_back(o.cast<NDArray*>());
+      }
+      for (NDArray* o : out_ptrs) outs.push_back(*o);
+    }
+    Context default_ctx = Context::CPU();
+    Imperative::Get()->Invoke(default_ctx, attrs, in, &outs);
+    if (!out.is_none()) {
+      for (size_t i = 0; i < out_ptrs.size(); ++i) out_ptrs[i]->set_entry(outs[i].entry());
+      return out;
+    }
+    return WrapOutputs(std::move(outs), NumVisible(*attrs, outs.size()));
+  }, py::arg("op"), py::arg("inputs"), py::arg("kwargs") = py::none(), py::arg("out") = py::none());
+  m.def("op_index", [](const std::string& name) { return nnvm::Op::GetOrThrow(name)->index(); });
+
+  DefBinary(cls, "__add__", "__iadd__", "__radd__", "broadcast_add", "_plus_scalar", "_plus_scalar");
+  DefBinary(cls, "__sub__", "__isub__", "__rsub__", "broadcast_sub", "_minus_scalar", "_rminus_scalar");
+  DefBinary(cls, "__mul__", "__imul__", "__rmul__", "broadcast_mul", "_mul_scalar", "_mul_scalar");
+  DefBinary(cls, "__truediv__", "__itruediv__", "__rtruediv__", "broadcast_div", "_div_scalar", "_rdiv_scalar");
+  DefBinary(cls, "__div__", "__idiv__", "__rdiv__", "broadcast_div", "_div_scalar", "_rdiv_scalar");
+  DefBinary(cls, "__mod__", "__imod__", "__rmod__", "broadcast_mod", "_mod_scalar", "_rmod_scalar");
+  DefBinary(cls, "__pow__", nullptr, "__rpow__", "broadcast_power", "_power_scalar", "_rpower_scalar");
+  DefBinary(cls, "__eq__", nullptr, nullptr, "broadcast_equal", "_equal_scalar", nullptr);
+  DefBinary(cls, "__ne__", nullptr, nullptr, "broadcast_not_equal", "_not_equal_scalar", nullptr);
+  DefBinary(cls, "__gt__", nullptr, nullptr, "broadcast_greater", "_greater_scalar", nullptr);
+  DefBinary(cls, "__ge__", nullptr, nullptr, "broadcast_greater_equal", "_greater_equal_scalar", nullptr);
+  DefBinary(cls, "__lt__", nullptr, nullptr, "broadcast_lesser", "_lesser_scalar", nullptr);
+  DefBinary(cls, "__le__", nullptr, nullptr, "broadcast_lesser_equal", "_lesser_equal_scalar", nullptr);
+  cls.def("__neg__", [](NDArray& a) { return InvokeSingle(PlainAttrs("negative"), &a, nullptr); });
+  m.def("invoke_scalar", [](const std::string& op_name, NDArray& a, double s, bool is_int) {
+    return InvokeSingle(ScalarAttrs(nnvm::Op::GetOrThrow(op_name)->name.c_str(), s, is_int), &a, nullptr);
+  });
+}
+
+}  // namespace mxnet

@@ -1,0 +1,158 @@
+// mxnet._ffi: the NDArray class (properties, host copies, views) and numpy conversion.
+#include <pybind11/numpy.h>
+
+#include <cstring>
+
+#include "mxnet/imperative.h"
+#include "py_common.h"
+
+namespace mxnet {
+namespace {
+
+struct DTypeNames {
+  int flag;
+  const char* numpy;
+};
+constexpr DTypeNames kNumpyNames[] = {
+    {kFloat32, "float32"}, {kFloat64, "float64"}, {kFloat16, "float16"}, {kUint8, "uint8"},
+    {kInt32, "int32"},     {kInt8, "int8"},       {kInt64, "int64"},     {kBool, "bool"},
+};
+
+py::tuple ShapeTuple(const TShape& s) {
+  py::tuple t(s.ndim() > 0 ? s.ndim() : 0);
+  for (int i = 0; i < s.ndim(); ++i) t[i] = py::int_(s[i]);
+  return t;
+}
+
+TShape ShapeFromPy(const py::handle& obj) {
+  if (py::isinstance<py::int_>(obj)) return TShape({obj.cast<dim_t>()});
+  TShape s;
+  std::vector<dim_t> dims;
+  for (auto d : obj) dims.push_back(d.cast<dim_t>());
+  return TShape(dims.begin(), dims.end());
+}
+
+void CheckShape(const TShape& s, const char* what) {
+  for (dim_t d : s) {
+    if (d < 0) throw py::value_error(std::string(what) + ": negative dimension in shape " + s.ToString());
+  }
+}
+
+}  // namespace
+
+std::string NumpyName(int dtype) {
+  for (const auto& r : kNumpyNames) if (r.flag == dtype) return r.numpy;
+  throw py::value_error("unknown dtype flag " + std::to_string(dtype));
+}
+
+int FlagFromNumpy(const py::handle& dtype) {
+  py::object np = py::module_::import("numpy");
+  std::string name = py::str(np.attr("dtype")(dtype).attr("name"));
+  for (const auto& r : kNumpyNames) if (name == r.numpy) return r.flag;
+  throw py::type_error("dtype " + name + " is not supported; expected one of float32, float64, "
+                       "float16, uint8, int8, int32, int64, bool");
+}
+
+void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
+  cls.def_property_readonly("shape", [](const NDArray& a) { return ShapeTuple(a.shape()); })
+      .def_property_readonly("_dtype_flag", &NDArray::dtype)
+      .def_property_readonly("_ctx",
+                             [](const NDArray& a) {
+                               Context c = a.ctx();
+                               return py::make_tuple(static_cast<int>(c.dev_type), c.dev_id);
+                             })
+      .def_property_readonly("size", [](const NDArray& a) { return a.shape().Size(); })
+      .def_property_readonly("ndim", [](const NDArray& a) { return a.shape().ndim(); })
+      .def_property_readonly("handle", [](NDArray& a) { return reinterpret_cast<uintptr_t>(&a); })
+      .def_property_readonly("_chunk_id",
+                             [](const NDArray& a) { return reinterpret_cast<uintptr_t>(a.chunk_id()); })
+      .def_property_readonly("_byte_offset", &NDArray::byte_offset)
+      .def_property_readonly("_is_recorded", [](const NDArray& a) { return a.entry().node != nullptr; })
+      .def("wait_to_read",
+           [](const NDArray& a) {
+             py::gil_scoped_release nogil;
+             a.WaitToRead();
+           })
+      .def("wait_to_write",
+           [](const NDArray& a) {
+             py::gil_scoped_release nogil;
+             a.WaitToWrite();
+           })
+      .def("asnumpy",
+           [](const NDArray& a) {
+             py::object np = py::module_::import("numpy");
+             std::vector<py::ssize_t> dims(a.shape().begin(), a.shape().end());
+             py::array out(py::dtype(NumpyName(a.dtype())), dims);
+             {
+               py::gil_scoped_release nogil;
+               a.SyncCopyToCPU(out.mutable_data(), a.shape().Size());
+             }
+             return out;
+           })
+      .def("_sync_copyfrom",
+           [](const NDArray& a, py::array src) {
+             if (static_cast<size_t>(src.size()) != a.shape().Size()) {
+               throw py::value_error("array of size " + std::to_string(src.size()) +
+                                     " cannot be copied into NDArray of shape " +
+                                     a.shape().ToString());
+             }
+             py::object np = py::module_::import("numpy");
+             py::array c = np.attr("ascontiguousarray")(src, NumpyName(a.dtype()));
+             const void* p = c.data();
+             py::gil_scoped_release nogil;
+             a.SyncCopyFromCPU(p, a.shape().Size());
+           })
+      .def("_slice", &NDArray::Slice)
+      .def("_at", &NDArray::At)
+      .def("_reshape_view", [](const NDArray& a, const py::handle& shape) {
+        NDArray r = a.Reshape(ShapeFromPy(shape));
+        r.set_entry(nnvm::NodeEntry());
+        return r;
+      })
+      .def("_as_array_view", [](const NDArray& a, const py::handle& shape, int dtype) {
+        return a.AsArray(ShapeFromPy(shape), dtype).Detach();
+      })
+      .def("_detach", &NDArray::Detach)
+      .def("_copyto", [](const NDArray& a, const NDArray& b) { CopyFromTo(a, b); })
+      .def("_copy_to_ctx", [](const NDArray& a, int dev_type, int dev_id) {
+        return a.Copy(MakeContext(dev_type, dev_id));
+      })
+      .def("_grad", [](const NDArray& a) -> py::object {
+        NDArray g = Imperative::Get()->GetGrad(a);
+        if (g.is_none()) return py::none();
+        return py::cast(g);
+      })
+      .def("_grad_req", [](const NDArray& a) { return Imperative::Get()->GetGradReq(a); })
+      .def("_same_entry", [](const NDArray& a, const NDArray& b) {
+        return a.entry().node == b.entry().node && a.entry().index == b.entry().index;
+      });
+
+  m.def("empty", [](const py::handle& shape, int dev_type, int dev_id, int dtype) {
+    TShape s = ShapeFromPy(shape);
+    CheckShape(s, "empty");
+    if (!IsValidDType(dtype)) throw py::type_error("unsupported dtype flag " + std::to_string(dtype));
+    Context ctx = MakeContext(dev_type, dev_id);
+    if (ctx.dev_mask() == Context::kGPU) {
+      // Surface the device error now rather than at first use.
+      Storage::Get()->Alloc(0, ctx);
+    }
+    return NDArray(s, ctx, false, dtype);
+  });
+  m.def("array_from_numpy", [](py::array src, int dev_type, int dev_id, int dtype) {
+    std::vector<dim_t> dims(src.shape(), src.shape() + src.ndim());
+    TShape s(dims.begin(), dims.end());
+    Context ctx = MakeContext(dev_type, dev_id);
+    NDArray a(s, ctx, false, dtype);
+    py::object np = py::module_::import("numpy");
+    py::array c = np.attr("ascontiguousarray")(src, NumpyName(dtype));
+    const void* p = c.data();
+    {
+      py::gil_scoped_release nogil;
+      a.SyncCopyFromCPU(p, s.Size());
+    }
+    return a;
+  });
+  m.def("shape_from_py", [](const py::handle& shape) { return ShapeTuple(ShapeFromPy(shape)); });
+}
+
+}  // namespace mxnet

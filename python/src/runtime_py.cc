@@ -1,0 +1,84 @@
+// mxnet._ffi: engine, random seed, save/load, features, env table, storage counters, DLPack.
+#include <dmlc/io.h>
+
+
+#include "common/env.h"
+#include "mxnet/libinfo.h"
+#include "mxnet/engine.h"
+#include "mxnet/imperative.h"
+#include "mxnet/storage.h"
+#include "py_common.h"
+
+namespace mxnet {
+
+void DefineRuntime(py::module_& m) {
+  m.def("waitall", [] {
+    py::gil_scoped_release nogil;
+    Engine::Get()->WaitForAll();
+  });
+  m.def("engine_type", [] { return std::string(Engine::Get()->Type()); });
+  m.def("set_bulk_size", [](int size) { return Engine::Get()->set_bulk_size(size); });
+  m.def("seed", [](uint64_t seed, int dev_type, int dev_id) {
+    if (dev_type < 0) {
+      Imperative::Get()->SeedRandom(seed, nullptr);
+    } else {
+      Context ctx = MakeContext(dev_type, dev_id);
+      Imperative::Get()->SeedRandom(seed, &ctx);
+    }
+  });
+  m.def("save", [](const std::string& fname, const std::vector<NDArray>& arrays,
+                   const std::vector<std::string>& names) {
+    py::gil_scoped_release nogil;
+    SaveNDArrayFile(fname, arrays, names);
+  });
+  m.def("load", [](const std::string& fname) {
+    std::vector<NDArray> arrays;
+    std::vector<std::string> names;
+    {
+      py::gil_scoped_release nogil;
+      LoadNDArrayFile(fname, &arrays, &names);
+    }
+    return py::make_tuple(arrays, names);
+  });
+  m.def("load_from_bytes", [](const py::bytes& data) {
+    std::string buf = data;
+    std::vector<NDArray> arrays;
+    std::vector<std::string> names;
+    LoadNDArrayBuffer(buf.data(), buf.size(), &arrays, &names);
+    return py::make_tuple(arrays, names);
+  });
+  m.def("save_to_bytes", [](const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
+    std::string buf = SaveNDArrayBuffer(arrays, names);
+    return py::bytes(buf);
+  });
+  m.def("features", [] {
+    py::list out;
+    for (const LibFeatureInfo& f : LibFeatures()) out.append(py::make_tuple(f.name, f.enabled));
+    return out;
+  });
+  m.def("env_vars", [] {
+    py::list out;
+    for (const env::VarInfo& v : env::AllVars()) {
+      out.append(py::make_tuple(v.name, v.type, v.default_value, v.choices, v.description));
+    }
+    return out;
+  });
+  m.def("storage_stats", [](int dev_type, int dev_id) {
+    Context ctx = MakeContext(dev_type, dev_id);
+    Storage* s = Storage::Get();
+    return py::dict(py::arg("bytes_in_use") = s->BytesInUse(ctx),
+                    py::arg("bytes_pooled") = s->BytesPooled(ctx),
+                    py::arg("peak_bytes_in_use") = s->PeakBytesInUse(ctx),
+                    py::arg("pool_type") = std::string(s->PoolType(ctx)));
+  });
+  m.def("release_all", [](int dev_type, int dev_id) {
+    py::gil_scoped_release nogil;
+    Engine::Get()->WaitForAll();
+    Storage::Get()->ReleaseAll(MakeContext(dev_type, dev_id));
+  });
+  m.def("set_omp_threads", [](int n) { SetNumOMPThreads(n); });
+  m.def("gpu_count", [] { return GetGPUCount(); });
+  m.def("version", [] { return MXNET_VERSION; });
+}
+
+}  // namespace mxnet

@@ -1,0 +1,93 @@
+// The compile-time feature list and process-wide knobs (OpenMP threads, GPU count).
+#include "mxnet/libinfo.h"
+
+#if MXNET_USE_OPENMP
+#include <omp.h>
+#endif
+#if MXNET_USE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#include <dmlc/logging.h>
+
+namespace mxnet {
+
+#ifndef MXNET_USE_OPENMP
+#define MXNET_USE_OPENMP 0
+#endif
+#ifndef MXNET_USE_ONEDNN
+#define MXNET_USE_ONEDNN 0
+#endif
+#ifndef MXNET_USE_BLAS_OPEN
+#define MXNET_USE_BLAS_OPEN 0
+#endif
+#ifndef MXNET_USE_OPENCV
+#define MXNET_USE_OPENCV 0
+#endif
+#ifndef MXNET_USE_CUDA
+#define MXNET_USE_CUDA 0
+#endif
+#ifndef MXNET_USE_CUDNN
+#define MXNET_USE_CUDNN 0
+#endif
+#ifndef MXNET_USE_NCCL
+#define MXNET_USE_NCCL 0
+#endif
+#ifndef MXNET_USE_DIST_KVSTORE
+#define MXNET_USE_DIST_KVSTORE 0
+#endif
+
+const std::vector<LibFeatureInfo>& LibFeatures() {
+  static const std::vector<LibFeatureInfo> features = {
+      {"CUDA", MXNET_USE_CUDA},
+      {"CUDNN", MXNET_USE_CUDNN},
+      {"NCCL", MXNET_USE_NCCL},
+      {"TENSORRT", false},
+      {"CUTENSOR", false},
+      {"CPU_SSE", true},
+      {"CPU_SSE2", true},
+      {"CPU_SSE3", true},
+      {"CPU_SSE4_1", true},
+      {"CPU_SSE4_2", true},
+      {"CPU_SSE4A", false},
+      {"CPU_AVX", false},
+      {"CPU_AVX2", false},
+      {"OPENMP", MXNET_USE_OPENMP},
+      {"SSE", false},
+      {"F16C", false},
+      {"JEMALLOC", false},
+      {"BLAS_OPEN", MXNET_USE_BLAS_OPEN},
+      {"BLAS_ATLAS", false},
+      {"BLAS_MKL", false},
+      {"BLAS_APPLE", false},
+      {"LAPACK", MXNET_USE_BLAS_OPEN},
+      {"MKLDNN", MXNET_USE_ONEDNN},
+      {"ONEDNN", MXNET_USE_ONEDNN},
+      {"OPENCV", MXNET_USE_OPENCV},
+      {"DIST_KVSTORE", MXNET_USE_DIST_KVSTORE},
+      {"INT64_TENSOR_SIZE", true},
+      {"SIGNAL_HANDLER", false},
+      {"DEBUG", false},
+      {"TVM_OP", false},
+  };
+  return features;
+}
+
+int GetGPUCount() {
+#if MXNET_USE_CUDA
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) return 0;
+  return n;
+#else
+  return 0;
+#endif
+}
+
+void SetNumOMPThreads(int n) {
+  CHECK_GE(n, 1) << "set_num_omp_threads: expected a positive thread count, given " << n;
+#if MXNET_USE_OPENMP
+  omp_set_num_threads(n);
+#endif
+}
+
+}  // namespace mxnet

@@ -1,0 +1,31 @@
+// Optional callbacks around every engine operation, for the profiler.
+#ifndef MXNET_ENGINE_OPR_HOOKS_H_
+#define MXNET_ENGINE_OPR_HOOKS_H_
+
+#include "mxnet/base.h"
+#include "mxnet/engine.h"
+
+namespace mxnet {
+namespace engine {
+
+/*! \brief What a hook learns about one run of an operation. */
+struct OprExecInfo {
+  const char* name;  // opr_name as pushed (not copied; may be null)
+  Context ctx;       // the exec context it was pushed with
+  FnProperty prop;
+  const void* id;    // the same value at start and end of one run
+};
+
+/*!
+ * \brief on_start runs on the worker thread (so std::this_thread::get_id() names the worker)
+ * right before the op's function; on_end runs where the op completes: the same worker for
+ * synchronous functions, the thread that calls on_complete for asynchronous ones. Ops skipped
+ * because an input holds an exception get neither. Null turns a hook off (the default).
+ */
+using OprHook = void (*)(const OprExecInfo& info);
+void SetOprHooks(OprHook on_start, OprHook on_end);
+
+}  // namespace engine
+}  // namespace mxnet
+
+#endif  // MXNET_ENGINE_OPR_HOOKS_H_

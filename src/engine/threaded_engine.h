@@ -1,0 +1,200 @@
+// Dependency core shared by every engine: versioned variables, operation blocks, scheduling.
+//
+// The rule: each variable keeps its uses in push order. Reads with no earlier pending write
+// run at once and concurrently; a write waits until every earlier read and write of the var
+// is done and holds back every later use. An operation block counts the vars that have not
+// yet granted it; when the count reaches zero the engine variant runs it (inline for
+// NaiveEngine, on a worker pool for the threaded engines).
+//
+// Errors: a var's exception is that of its last write. An op first looks at its vars: if one
+// holds an exception it does not run (unless FnProperty::kNoSkip or it deletes the var) and
+// its writes carry that exception on; otherwise a failing fn stores its error on every var it
+// writes, and a successful fn with clean inputs clears them. WaitForVar/Throw rethrow and
+// clear; every error raised is reported once: by WaitForVar on a var holding it or, failing
+// that, by the next WaitForAll.
+#ifndef MXNET_ENGINE_THREADED_ENGINE_H_
+#define MXNET_ENGINE_THREADED_ENGINE_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "mxnet/engine.h"
+
+namespace mxnet {
+namespace engine {
+
+/*! \brief Device ids accepted per device type (worker pools are looked up by index). */
+constexpr int kMaxDevices = 64;
+
+struct ThreadedOpr;
+class ThreadedEngine;
+
+/*! \brief One pushed instance of an operation; `wait` counts grants still missing. */
+struct OprBlock {
+  std::atomic<int> wait{0};
+  ThreadedOpr* opr{nullptr};
+  Context ctx;
+  int priority{0};
+  uint64_t seq{0};                   // FIFO order among equal priorities in a worker queue
+  void* stream{nullptr};             // CUDA stream it ran on (GPU ops only)
+  std::exception_ptr exception;      // taken from a poisoned var when it started
+  std::atomic<bool>* done{nullptr};  // set on completion when someone waits for this block
+  OprBlock* next{nullptr};           // link in a worker queue
+  OprBlock* pool_next{nullptr};
+};
+
+/*! \brief One queued use of a variable: the operation and whether it writes. */
+struct VersionedVarBlock {
+  VersionedVarBlock* next{nullptr};
+  OprBlock* trigger{nullptr};
+  bool write{false};
+  VersionedVarBlock* pool_next{nullptr};
+};
+
+/*!
+ * \brief A variable: granted reads are counted, everything from the first waiting write on
+ * is a linked queue ending in an empty tail block (head_) where the next use is appended.
+ */
+class ThreadedVar final : public Var {
+ public:
+  ThreadedVar();
+  static ThreadedVar* Cast(VarHandle v) { return static_cast<ThreadedVar*>(v); }
+
+  /*! \brief Queue a read/write by b; true when granted at once. */
+  bool AppendRead(OprBlock* b);
+  bool AppendWrite(OprBlock* b);
+  /*! \brief A granted read finished; may grant the next write. */
+  void CompleteRead(ThreadedEngine* engine);
+  /*!
+   * \brief The granted write finished with exception ex (null = clean); grants the reads
+   * queued after it, or the next write. True when the var was deleted and can be recycled.
+   */
+  bool CompleteWrite(ThreadedEngine* engine, const std::exception_ptr& ex, bool to_delete);
+  /*! \brief True while some write of this var is queued or running. */
+  bool HasPendingWrite();
+  std::exception_ptr PeekException();
+  std::exception_ptr TakeException();  // returns it and clears the var
+  uint64_t version();                  // number of completed writes
+  void ResetForReuse();
+
+  ThreadedVar* pool_next{nullptr};
+
+ private:
+  static constexpr int kWriteGranted = -1;
+  std::mutex mu_;
+  int num_pending_reads_{0};  // granted, unfinished reads; kWriteGranted while a write runs
+  VersionedVarBlock* head_;
+  VersionedVarBlock* pending_write_{nullptr};  // first write not yet finished
+  uint64_t version_{0};
+  std::exception_ptr exception_;
+  std::atomic<bool> has_exception_{false};
+};
+
+/*! \brief An operation: its function and deduplicated vars (a var in both lists is mutable). */
+struct ThreadedOpr final : public Opr {
+  Engine::AsyncFn fn;
+  std::vector<ThreadedVar*> const_vars;
+  std::vector<ThreadedVar*> mutable_vars;
+  FnProperty prop{FnProperty::kNormal};
+  const char* opr_name{nullptr};
+  bool deletes_var{false};   // DeleteVariable: recycle the mutable var when done
+  bool run_inline{false};    // engine-internal signal: run in the thread that makes it ready
+  std::atomic<int> refs{0};  // the handle of a reusable op + each unfinished pushed instance
+  ThreadedOpr* pool_next{nullptr};
+  static ThreadedOpr* Cast(OprHandle h) { return static_cast<ThreadedOpr*>(h); }
+};
+
+/*! \brief The dependency engine; variants only decide where a ready op runs. */
+class ThreadedEngine : public Engine {
+ public:
+  ~ThreadedEngine() override = default;
+
+  void NotifyShutdown() override;
+  void Stop() override;
+  void Start() override;
+  VarHandle NewVariable() override;
+  OprHandle NewOperator(AsyncFn fn, const std::vector<VarHandle>& const_vars,
+                        const std::vector<VarHandle>& mutable_vars, FnProperty prop,
+                        const char* opr_name, bool wait) override;
+  void DeleteOperator(OprHandle op) override;
+  void Push(OprHandle op, Context exec_ctx, int priority, bool profiling) override;
+  void PushAsync(AsyncFn exec_fun, Context exec_ctx, const std::vector<VarHandle>& const_vars,
+                 const std::vector<VarHandle>& mutable_vars, FnProperty prop, int priority,
+                 const char* opr_name, bool wait) override;
+  void DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) override;
+  /*! \brief Threaded engines: calling this from inside an op is allowed but deadlocks when
+   *  var's pending writes wait for that op (directly, or for a worker it occupies). */
+  void WaitForVar(VarHandle var) override;
+  /*! \brief Raises dmlc::Error when called from inside an op of this engine. */
+  void WaitForAll() override;
+  void Throw(VarHandle var) override;
+
+  /*! \brief One dependency of b was granted; runs or queues b when it was the last. */
+  void OnDepReady(OprBlock* b) {
+    if (b->wait.fetch_sub(1, std::memory_order_acq_rel) == 1) Dispatch(b, false);
+  }
+  /*! \brief Run b in this thread (skipping fn when an input is poisoned). */
+  void ExecuteOprBlock(OprBlock* b);
+
+ protected:
+  /*! \brief Run or queue a ready op; pusher_thread is true inside the Push call itself. */
+  virtual void PushToExecute(OprBlock* b, bool pusher_thread) = 0;
+  virtual void StartWorkers() {}
+  virtual void StopWorkers() {}
+  /*! \brief True when a ready op should run in the calling thread, not on a worker. */
+  bool RunsInCaller(const OprBlock* b, bool pusher_thread) const;
+  /*! \brief True while this thread runs an op's function for this engine. */
+  bool InsideOp() const;
+  /*! \brief Block until no pushed op is unfinished; never throws. */
+  void WaitForAllInternal();
+  /*! \brief Block until *done becomes true (set by Complete). */
+  void WaitUntilDone(std::atomic<bool>* done);
+  /*! \brief Rethrow ex (if set) as the error of a wait, after marking it reported. */
+  void Deliver(std::exception_ptr ex);
+  /*! \brief Rethrow the first unreported error since the last call, clearing the record. */
+  void RethrowFirstRaised();
+
+ private:
+  void Dispatch(OprBlock* b, bool pusher_thread);
+  ThreadedOpr* NewOpr(AsyncFn fn, const VarHandle* const_vars, size_t num_const,
+                      const VarHandle* mutable_vars, size_t num_mutable, FnProperty prop,
+                      const char* opr_name);
+  void ReleaseOpr(ThreadedOpr* opr);
+  void CheckContext(Context ctx, const char* opr_name) const;
+  void PushBlock(ThreadedOpr* opr, Context ctx, int priority);
+  void Complete(OprBlock* b, std::exception_ptr raised, bool ran);
+  static void OnCompleteStatic(Engine* engine, void* param, const dmlc::Error* error);
+
+  std::atomic<int64_t> pending_ops_{0};
+  std::atomic<int> all_waiters_{0};
+  std::mutex finished_mu_;
+  std::condition_variable finished_cv_;
+  std::mutex push_mu_;  // makes multi-var pushes atomic so push order is one total order
+  std::mutex raised_mu_;
+  std::vector<std::exception_ptr> raised_;  // errors raised by ops, not yet reported
+  std::atomic<bool> shutdown_{false};
+  std::atomic<bool> workers_gone_{false};  // after shutdown every op runs in its caller
+};
+
+/*! \brief Return this thread's cached pool objects (worker threads call it when exiting). */
+void FlushThreadCaches();
+/*! \brief Hold the shared pool lists across fork() (after the engines have stopped). */
+void LockPoolsForFork();
+void UnlockPoolsAfterFork();
+/*! \brief Threaded engines register so fork() stops and restarts their workers. */
+void RegisterForFork(ThreadedEngine* engine);
+void UnregisterForFork(ThreadedEngine* engine);
+
+std::unique_ptr<Engine> CreateNaiveEngine();
+std::unique_ptr<Engine> CreateThreadedEnginePooled();
+std::unique_ptr<Engine> CreateThreadedEnginePerDevice();
+
+}  // namespace engine
+}  // namespace mxnet
+
+#endif  // MXNET_ENGINE_THREADED_ENGINE_H_

@@ -1,0 +1,246 @@
+// Imperative::Invoke: infer shapes and dtypes, allocate outputs, push the kernel, record it.
+#include "mxnet/imperative.h"
+
+#include <dmlc/logging.h>
+
+#include "imperative/autograd_info.h"
+#include "imperative/op_resource.h"
+
+namespace mxnet {
+namespace {
+
+thread_local bool tls_recording = false;
+thread_local bool tls_training = false;
+
+struct OpAttrMaps {
+  const nnvm::OpMap<FCompute>& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  const nnvm::OpMap<FInferShape>& infer_shape = nnvm::Op::GetAttr<FInferShape>("FInferShape");
+  const nnvm::OpMap<FInferType>& infer_type = nnvm::Op::GetAttr<FInferType>("FInferType");
+  const nnvm::OpMap<FResourceRequest>& resources =
+      nnvm::Op::GetAttr<FResourceRequest>("FResourceRequest");
+  const nnvm::OpMap<FMutateInputs>& mutate = nnvm::Op::GetAttr<FMutateInputs>("FMutateInputs");
+};
+
+const OpAttrMaps& Maps() {
+  static const OpAttrMaps maps;
+  return maps;
+}
+
+Context ContextFromAttrs(const nnvm::NodeAttrs& attrs, const Context& fallback) {
+  auto it = attrs.dict.find("ctx");
+  if (it == attrs.dict.end() || it->second.empty() || it->second == "None") return fallback;
+  const std::string& s = it->second;
+  Context ctx;
+  auto paren = s.find('(');
+  std::string dev = s.substr(0, paren);
+  int id = 0;
+  if (paren != std::string::npos) id = std::atoi(s.c_str() + paren + 1);
+  if (dev == "cpu") ctx = Context::CPU(id);
+  else if (dev == "gpu") ctx = Context::GPU(id);
+  else if (dev == "cpu_pinned") ctx = Context::CPUPinned(id);
+  else if (dev == "cpu_shared") ctx = Context(Context::kCPUShared, id);
+  else LOG(FATAL) << attrs.op->name << ": argument ctx expected cpu(i), gpu(i) or cpu_pinned(i), "
+                  << "given '" << s << "'";
+  return ctx;
+}
+
+void RecordOp(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
+              const std::vector<NDArray*>& outputs) {
+  bool tracked = false;
+  for (NDArray* in : inputs) tracked = tracked || in->entry().node != nullptr;
+  if (!tracked) return;
+  nnvm::ObjectPtr node = nnvm::Node::Create();
+  node->attrs = attrs;
+  node->inputs.reserve(inputs.size());
+  for (NDArray* in : inputs) {
+    if (in->entry().node) {
+      node->inputs.push_back(in->entry());
+    } else {
+      nnvm::ObjectPtr var = nnvm::CreateVariableNode("");
+      AGInfo& vinfo = AGInfo::Create(var);
+      vinfo.ctx = in->ctx();
+      vinfo.outputs.push_back(in->Detach());
+      node->inputs.emplace_back(var, 0, 0);
+    }
+  }
+  AGInfo& info = AGInfo::Create(node);
+  info.ctx = outputs.empty() ? Context() : outputs[0]->ctx();
+  info.outputs.reserve(outputs.size());
+  for (uint32_t i = 0; i < outputs.size(); ++i) {
+    info.outputs.push_back(outputs[i]->Detach());
+    outputs[i]->set_entry(nnvm::NodeEntry(node, i, 0));
+  }
+}
+
+std::vector<NDArray*> Pointers(std::vector<NDArray>* arrays) {
+  std::vector<NDArray*> p;
+  p.reserve(arrays->size());
+  for (NDArray& a : *arrays) p.push_back(&a);
+  return p;
+}
+
+// Ops computed on NDArrays in this thread (FNDArrayFunction) skip inference and the engine.
+bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
+                           std::vector<NDArray>* outputs) {
+  static const auto& fndarray = nnvm::Op::GetAttr<FNDArrayFunction>("FNDArrayFunction");
+  if (!fndarray.contains(attrs.op)) return false;
+  std::vector<NDArray> in_vals;
+  for (NDArray* in : inputs) in_vals.push_back(in->Detach());
+  std::vector<NDArray> result;
+  fndarray[attrs.op](attrs, in_vals, &result);
+  if (outputs->empty()) {
+    *outputs = std::move(result);
+  } else {
+    CHECK_EQ(outputs->size(), result.size()) << "Operator " << attrs.op->name
+                                             << ": wrong number of out= arrays";
+    for (size_t i = 0; i < result.size(); ++i) CopyFromTo(result[i], (*outputs)[i]);
+  }
+  if (tls_recording) RecordOp(attrs, inputs, Pointers(outputs));
+  return true;
+}
+
+}  // namespace
+
+Imperative* Imperative::Get() {
+  static Imperative inst;
+  return &inst;
+}
+
+bool Imperative::is_recording() const { return tls_recording; }
+bool Imperative::set_is_recording(bool v) { bool old = tls_recording; tls_recording = v; return old; }
+bool Imperative::is_training() const { return tls_training; }
+bool Imperative::set_is_training(bool v) { bool old = tls_training; tls_training = v; return old; }
+
+void Imperative::SeedRandom(uint64_t seed, const Context* ctx) { SeedRandomStreams(seed, ctx); }
+
+void Imperative::Invoke(const Context& default_ctx,
+                        const std::shared_ptr<const nnvm::NodeAttrs>& shared_attrs,
+                        const std::vector<NDArray*>& inputs, std::vector<NDArray>* outputs) {
+  const nnvm::NodeAttrs& attrs = *shared_attrs;
+  const nnvm::Op* op = attrs.op;
+  CHECK(op != nullptr) << "Invoke: no operator given";
+  const OpAttrMaps& maps = Maps();
+  uint32_t n_in = op->get_num_inputs ? op->get_num_inputs(attrs) : op->num_inputs;
+  uint32_t n_out = op->get_num_outputs ? op->get_num_outputs(attrs) : op->num_outputs;
+  CHECK_EQ(inputs.size(), n_in) << "Operator " << op->name << " expects " << n_in
+                                << " input(s), given " << inputs.size();
+  CHECK(outputs->empty() || outputs->size() == n_out)
+      << "Operator " << op->name << " has " << n_out << " output(s), given " << outputs->size()
+      << " out= arrays";
+
+  // Context: the inputs' (all must agree), else ctx kwarg, else the default.
+  Context ctx = inputs.empty() ? ContextFromAttrs(attrs, default_ctx) : Context();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    CHECK(!inputs[i]->is_none()) << "Operator " << op->name << ": input " << i << " is empty";
+    if (i == 0) ctx = inputs[0]->ctx();
+    CHECK(inputs[i]->ctx() == ctx) << "Operator " << op->name << ": all inputs must be on the same "
+                                   << "device, input 0 is on " << ctx << " and input " << i
+                                   << " on " << inputs[i]->ctx();
+  }
+  if (InvokeNDArrayFunction(attrs, inputs, outputs)) return;
+  if (ctx.dev_mask() == Context::kGPU) {
+    LOG(FATAL) << "Operator " << op->name << ": " << ctx
+               << " is not available (this build has no CUDA support)";
+  }
+
+  // Shapes and dtypes.
+  std::vector<TShape> in_shapes(n_in), out_shapes(n_out);
+  std::vector<int> in_types(n_in), out_types(n_out, -1);
+  for (uint32_t i = 0; i < n_in; ++i) {
+    in_shapes[i] = inputs[i]->shape();
+    in_types[i] = inputs[i]->dtype();
+  }
+  for (uint32_t i = 0; i < outputs->size(); ++i) {
+    out_shapes[i] = (*outputs)[i].shape();
+    out_types[i] = (*outputs)[i].dtype();
+  }
+  CHECK(maps.infer_shape.contains(op)) << "Operator " << op->name << " has no shape inference";
+  CHECK(maps.infer_type.contains(op)) << "Operator " << op->name << " has no type inference";
+  bool shapes_ok = maps.infer_shape[op](attrs, &in_shapes, &out_shapes);
+  for (auto& s : out_shapes) shapes_ok = shapes_ok && s.IsKnown();
+  CHECK(shapes_ok) << "Operator " << op->name << ": cannot infer the output shape from inputs";
+  bool types_ok = maps.infer_type[op](attrs, &in_types, &out_types);
+  for (int t : out_types) types_ok = types_ok && t >= 0;
+  CHECK(types_ok) << "Operator " << op->name << ": cannot infer the output dtype from inputs";
+
+  if (outputs->empty()) {
+    outputs->reserve(n_out);
+    for (uint32_t i = 0; i < n_out; ++i) outputs->emplace_back(out_shapes[i], ctx, false, out_types[i]);
+  } else {
+    for (uint32_t i = 0; i < n_out; ++i) {
+      const NDArray& o = (*outputs)[i];
+      CHECK_EQ(o.shape(), out_shapes[i]) << "Operator " << op->name << ": out= array " << i
+                                         << " has shape " << o.shape() << ", expected "
+                                         << out_shapes[i];
+      CHECK_EQ(o.dtype(), out_types[i]) << "Operator " << op->name << ": out= array " << i
+                                        << " has dtype " << DTypeName(o.dtype()) << ", expected "
+                                        << DTypeName(out_types[i]);
+      CHECK(o.ctx() == ctx) << "Operator " << op->name << ": out= array " << i << " is on "
+                            << o.ctx() << ", inputs on " << ctx;
+      o.CheckAndAlloc();
+    }
+  }
+
+  CHECK(maps.fcompute_cpu.contains(op)) << "Operator " << op->name << " has no CPU kernel";
+  const FCompute* fn = &maps.fcompute_cpu[op];
+  OpContext opctx;
+  opctx.is_train = tls_training;
+  opctx.need_grad = tls_recording;
+  if (maps.resources.contains(op)) {
+    for (const ResourceRequest& r : maps.resources[op](attrs)) {
+      if (r.type == ResourceRequest::kRandom || r.type == ResourceRequest::kParallelRandom) {
+        NextRandomStream(ctx, &opctx.random_seed, &opctx.random_stream);
+      }
+    }
+  }
+
+  std::vector<VarHandle> reads, writes;
+  reads.reserve(n_in);
+  for (NDArray* in : inputs) reads.push_back(in->var());
+  writes.reserve(n_out);
+  for (const NDArray& o : *outputs) writes.push_back(o.var());
+  std::vector<NDArray> in_arrays;
+  in_arrays.reserve(n_in);
+  for (NDArray* in : inputs) in_arrays.push_back(in->Detach());
+  if (maps.mutate.contains(op)) {
+    for (uint32_t idx : maps.mutate[op](attrs)) writes.push_back(inputs.at(idx)->var());
+  }
+  std::vector<NDArray> out_arrays;
+  out_arrays.reserve(n_out);
+  for (const NDArray& o : *outputs) out_arrays.push_back(o.Detach());
+  Engine::Get()->PushSync(
+      [fn, shared_attrs, opctx, in_arrays = std::move(in_arrays),
+       out_arrays = std::move(out_arrays)](RunContext rctx) mutable {
+        std::vector<TBlob> in_blobs, out_blobs;
+        in_blobs.reserve(in_arrays.size());
+        out_blobs.reserve(out_arrays.size());
+        for (const NDArray& a : in_arrays) in_blobs.push_back(a.data());
+        for (const NDArray& a : out_arrays) out_blobs.push_back(a.data());
+        std::vector<OpReqType> req(out_blobs.size(), kWriteTo);
+        opctx.run_ctx = rctx;
+        (*fn)(*shared_attrs, opctx, in_blobs, req, out_blobs);
+      },
+      ctx, reads, writes, FnProperty::kNormal, 0, op->name.c_str());
+
+  if (tls_recording) RecordOp(attrs, inputs, Pointers(outputs));
+}
+
+void Imperative::RecordExisting(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
+                                const std::vector<NDArray*>& outputs) {
+  if (tls_recording) RecordOp(attrs, inputs, outputs);
+}
+
+}  // namespace mxnet
+
+namespace mxnet {
+
+std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(
+    const nnvm::Op* op, std::unordered_map<std::string, std::string> kwargs) {
+  auto attrs = std::make_shared<nnvm::NodeAttrs>();
+  attrs->op = op;
+  attrs->dict = std::move(kwargs);
+  if (op->attr_parser) op->attr_parser(attrs.get());
+  return attrs;
+}
+
+}  // namespace mxnet

@@ -1,0 +1,192 @@
+// NDArray: chunk lifetime, views, synchronous host copies and cross-device copies.
+#include "mxnet/ndarray.h"
+
+#include <dmlc/logging.h>
+
+#include <cstring>
+
+namespace mxnet {
+
+/*! \brief Memory plus the engine variable that orders every access to it. */
+struct NDArray::Chunk {
+  Storage::Handle shandle;
+  VarHandle var{nullptr};
+  Context ctx;
+  size_t bytes{0};
+  bool delay_alloc{false};
+  bool external{false};  // memory owned elsewhere, never freed here
+  std::shared_ptr<void> keeper;  // keeps external memory alive until the chunk is deleted
+
+  Chunk(size_t nbytes, Context c, bool delay) : ctx(c), bytes(nbytes), delay_alloc(delay) {
+    var = Engine::Get()->NewVariable();
+    if (!delay) Alloc();
+  }
+  Chunk(void* dptr, size_t nbytes, Context c, std::shared_ptr<void> keep)
+      : ctx(c), bytes(nbytes), external(true), keeper(std::move(keep)) {
+    shandle.dptr = dptr;
+    shandle.size = nbytes;
+    shandle.ctx = c;
+    var = Engine::Get()->NewVariable();
+  }
+  void Alloc() {
+    shandle = Storage::Get()->Alloc(bytes, ctx);
+    delay_alloc = false;
+  }
+  ~Chunk() {
+    Storage::Handle h = shandle;
+    bool free_mem = !external && !delay_alloc && h.dptr != nullptr;
+    // Free only after every pending operation on the chunk has run.
+    Engine::Get()->DeleteVariable(
+        [h, free_mem, keep = std::move(keeper)](RunContext) mutable {
+          if (free_mem) Storage::Get()->Free(h);
+          keep.reset();
+        },
+        ctx, var);
+  }
+};
+
+NDArray::NDArray(const TShape& shape, Context ctx, bool delay_alloc, int dtype)
+    : shape_(shape), dtype_(dtype) {
+  CHECK(IsValidDType(dtype)) << "NDArray: dtype " << dtype << " is not a supported type";
+  CHECK(shape.IsKnown()) << "NDArray: shape " << shape << " must be fully known";
+  ptr_ = std::make_shared<Chunk>(shape.Size() * DTypeSize(dtype), ctx, delay_alloc);
+}
+
+NDArray NDArray::FromExternal(const TBlob& data, std::shared_ptr<void> keeper) {
+  auto chunk = std::make_shared<Chunk>(data.dptr_, data.Size() * DTypeSize(data.type_flag_),
+                                       data.ctx, std::move(keeper));
+  return NDArray(std::move(chunk), data.shape_, data.type_flag_, 0);
+}
+
+Context NDArray::ctx() const {
+  CHECK(ptr_) << "NDArray: the array is empty (none)";
+  return ptr_->ctx;
+}
+
+VarHandle NDArray::var() const {
+  CHECK(ptr_) << "NDArray: the array is empty (none)";
+  return ptr_->var;
+}
+
+void NDArray::CheckAndAlloc() const {
+  CHECK(ptr_) << "NDArray: the array is empty (none)";
+  if (ptr_->delay_alloc) ptr_->Alloc();
+}
+
+TBlob NDArray::data() const {
+  CheckAndAlloc();
+  char* base = static_cast<char*>(ptr_->shandle.dptr);
+  return TBlob(base ? base + byte_offset_ : nullptr, shape_, dtype_, ptr_->ctx);
+}
+
+bool NDArray::IsView() const {
+  if (!ptr_) return false;
+  return byte_offset_ != 0 || shape_.Size() * DTypeSize(dtype_) != ptr_->bytes;
+}
+
+NDArray NDArray::Slice(dim_t begin, dim_t end) const {
+  CHECK(!is_none()) << "slice: the array is empty (none)";
+  CHECK_GE(shape_.ndim(), 1) << "slice: cannot slice a 0-d array";
+  CHECK(0 <= begin && begin <= end && end <= shape_[0])
+      << "slice: expected 0 <= begin <= end <= " << shape_[0] << ", given begin=" << begin
+      << " end=" << end;
+  TShape s = shape_;
+  s[0] = end - begin;
+  size_t row = shape_.ProdShape(1, shape_.ndim()) * DTypeSize(dtype_);
+  NDArray ret(ptr_, s, dtype_, byte_offset_ + row * begin);
+  return ret;
+}
+
+NDArray NDArray::At(dim_t idx) const {
+  CHECK(!is_none()) << "at: the array is empty (none)";
+  CHECK_GE(shape_.ndim(), 1) << "at: cannot index a 0-d array";
+  CHECK(idx >= 0 && idx < shape_[0])
+      << "at: index " << idx << " is out of bounds for axis 0 with size " << shape_[0];
+  NDArray row = Slice(idx, idx + 1);
+  TShape s(shape_.begin() + 1, shape_.end());
+  row.shape_ = s;
+  return row;
+}
+
+NDArray NDArray::Reshape(const TShape& shape) const {
+  CHECK(!is_none()) << "reshape: the array is empty (none)";
+  CHECK_EQ(shape.Size(), shape_.Size())
+      << "reshape: cannot reshape array of shape " << shape_ << " into shape " << shape;
+  NDArray ret(ptr_, shape, dtype_, byte_offset_);
+  return ret;
+}
+
+NDArray NDArray::AsArray(const TShape& shape, int dtype) const {
+  CHECK(!is_none()) << "as_array: the array is empty (none)";
+  CHECK_LE(shape.Size() * DTypeSize(dtype), shape_.Size() * DTypeSize(dtype_))
+      << "as_array: new shape " << shape << " does not fit in the array of shape " << shape_;
+  return NDArray(ptr_, shape, dtype, byte_offset_);
+}
+
+size_t NDArray::version() const { return 0; }
+
+void NDArray::WaitToRead() const {
+  if (is_none()) return;
+  Engine::Get()->WaitForVar(ptr_->var);
+}
+
+void NDArray::WaitToWrite() const {
+  if (is_none()) return;
+  // A no-op write makes every earlier read finish before we return.
+  Engine::Get()->PushAsync([](RunContext, CallbackOnComplete on_complete) { on_complete(); },
+                           ptr_->ctx, {}, {ptr_->var}, FnProperty::kNormal, 0, "WaitToWrite");
+  Engine::Get()->WaitForVar(ptr_->var);
+}
+
+void NDArray::SyncCopyFromCPU(const void* data, size_t size) const {
+  CHECK(!is_none()) << "SyncCopyFromCPU: the array is empty (none)";
+  CHECK_EQ(size, shape_.Size()) << "SyncCopyFromCPU: array has " << shape_.Size()
+                                << " elements, source has " << size;
+  if (size == 0) return;
+  WaitToWrite();
+  TBlob dst = this->data();
+  CHECK_EQ(dst.ctx.dev_mask(), Context::kCPU) << "SyncCopyFromCPU: gpu arrays need CUDA";
+  std::memcpy(dst.dptr_, data, size * DTypeSize(dtype_));
+}
+
+void NDArray::SyncCopyToCPU(void* data, size_t size) const {
+  CHECK(!is_none()) << "SyncCopyToCPU: the array is empty (none)";
+  CHECK_EQ(size, shape_.Size()) << "SyncCopyToCPU: array has " << shape_.Size()
+                                << " elements, destination has " << size;
+  WaitToRead();
+  if (size == 0) return;
+  TBlob src = this->data();
+  CHECK_EQ(src.ctx.dev_mask(), Context::kCPU) << "SyncCopyToCPU: gpu arrays need CUDA";
+  std::memcpy(data, src.dptr_, size * DTypeSize(dtype_));
+}
+
+NDArray NDArray::Copy(Context ctx) const {
+  NDArray ret(shape_, ctx, true, dtype_);
+  CopyFromTo(*this, ret);
+  return ret;
+}
+
+void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
+  CHECK(!from.is_none() && !to.is_none()) << "copyto: source and destination must not be none";
+  CHECK_EQ(from.shape(), to.shape()) << "copyto: shape mismatch, source " << from.shape()
+                                     << " destination " << to.shape();
+  CHECK_EQ(from.dtype(), to.dtype()) << "copyto: dtype mismatch, source "
+                                     << DTypeName(from.dtype()) << " destination "
+                                     << DTypeName(to.dtype());
+  if (from.chunk_id() == to.chunk_id() && from.byte_offset() == to.byte_offset()) return;
+  Context a = from.ctx(), b = to.ctx();
+  CHECK(a.dev_mask() == Context::kCPU && b.dev_mask() == Context::kCPU)
+      << "copyto: copies from " << a << " to " << b << " need a CUDA build";
+  to.CheckAndAlloc();
+  from.CheckAndAlloc();
+  std::vector<VarHandle> reads;
+  if (from.var() != to.var()) reads.push_back(from.var());
+  Engine::Get()->PushSync(
+      [from, to](RunContext) {
+        TBlob s = from.data(), d = to.data();
+        if (s.Size()) std::memmove(d.dptr_, s.dptr_, s.Size() * DTypeSize(s.type_flag_));
+      },
+      b, reads, {to.var()}, FnProperty::kNormal, priority, "CopyCPU2CPU");
+}
+
+}  // namespace mxnet

@@ -1,0 +1,196 @@
+// MXNet's binary .params/.nd format (docs/ndarray_format.md): bounds-checked reader and writer.
+#include <dmlc/logging.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "mxnet/ndarray.h"
+
+namespace mxnet {
+namespace {
+
+constexpr uint64_t kListMagic = 0x112;
+constexpr uint32_t kV1Magic = 0xF993FAC8;
+constexpr uint32_t kV2Magic = 0xF993FAC9;
+constexpr uint32_t kV3Magic = 0xF993FACA;
+
+class Writer {
+ public:
+  template <typename T>
+  void Put(T v) { buf_.append(reinterpret_cast<const char*>(&v), sizeof(T)); }
+  void Bytes(const void* p, size_t n) { buf_.append(static_cast<const char*>(p), n); }
+  std::string& str() { return buf_; }
+
+ private:
+  std::string buf_;
+};
+
+class Reader {
+ public:
+  Reader(const char* data, size_t size) : p_(data), end_(data + size) {}
+  template <typename T>
+  T Get(const char* what) {
+    Need(sizeof(T), what);
+    T v;
+    std::memcpy(&v, p_, sizeof(T));
+    p_ += sizeof(T);
+    return v;
+  }
+  const char* Take(size_t n, const char* what) {
+    Need(n, what);
+    const char* p = p_;
+    p_ += n;
+    return p;
+  }
+  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
+
+ private:
+  void Need(size_t n, const char* what) {
+    if (remaining() < n) {
+      LOG(FATAL) << "Invalid NDArray file format: the data ends inside " << what
+                 << " (truncated or corrupt file)";
+    }
+  }
+  const char* p_;
+  const char* end_;
+};
+
+void WriteArray(Writer* w, const NDArray& arr) {
+  CHECK(!arr.is_none()) << "save: cannot save an empty (none) NDArray";
+  const TShape& s = arr.shape();
+  // 0-d arrays only exist in the numpy-shape record (V3); everything else is written as V2.
+  w->Put<uint32_t>(s.ndim() == 0 ? kV3Magic : kV2Magic);
+  w->Put<int32_t>(0);  // dense storage
+  w->Put<int32_t>(s.ndim());
+  for (dim_t d : s) w->Put<int64_t>(d);
+  Context ctx = arr.ctx();
+  w->Put<int32_t>(ctx.dev_type);
+  w->Put<int32_t>(ctx.dev_id);
+  w->Put<int32_t>(arr.dtype());
+  size_t n = s.Size();
+  if (n == 0) return;
+  std::string data(n * DTypeSize(arr.dtype()), '\0');
+  arr.SyncCopyToCPU(&data[0], n);
+  w->Bytes(data.data(), data.size());
+}
+
+TShape ReadShape(Reader* r, bool int64_dims) {
+  int32_t ndim = int64_dims ? r->Get<int32_t>("the array shape") : 0;
+  CHECK(ndim >= -1 && ndim <= TShape::kMaxNDim)
+      << "Invalid NDArray file format: array has ndim " << ndim << ", expected 0.."
+      << TShape::kMaxNDim;
+  if (ndim < 0) return TShape();
+  TShape s(ndim, 0);
+  for (int i = 0; i < ndim; ++i) {
+    int64_t d = r->Get<int64_t>("the array shape");
+    CHECK_GE(d, -1) << "Invalid NDArray file format: negative dimension " << d;
+    s[i] = d;
+  }
+  return s;
+}
+
+NDArray ReadArray(Reader* r) {
+  uint32_t magic = r->Get<uint32_t>("an array header");
+  TShape shape;
+  bool legacy = true;
+  if (magic == kV2Magic || magic == kV3Magic) {
+    int32_t stype = r->Get<int32_t>("the storage type");
+    CHECK_EQ(stype, 0) << "load: sparse arrays (storage type " << stype
+                       << ") are not supported yet; only dense arrays load";
+    shape = ReadShape(r, true);
+    legacy = magic == kV2Magic;
+  } else if (magic == kV1Magic) {
+    shape = ReadShape(r, true);
+  } else {
+    // V0: the word just read is ndim and the dims are uint32.
+    CHECK_LE(magic, static_cast<uint32_t>(TShape::kMaxNDim))
+        << "Invalid NDArray file format: unknown array header 0x" << std::hex << magic;
+    shape = TShape(static_cast<int>(magic), 0);
+    for (uint32_t i = 0; i < magic; ++i) shape[i] = r->Get<uint32_t>("the array shape");
+  }
+  // "No array" records: legacy ndim 0, or a V3 shape with an unknown dim.
+  if ((legacy && shape.ndim() == 0) || !shape.IsKnown()) return NDArray();
+  int32_t dev_type = r->Get<int32_t>("the array context");
+  r->Get<int32_t>("the array context");  // dev_id: arrays load on cpu(0) as MXNet's CPU build does
+  CHECK(dev_type == 1 || dev_type == 2 || dev_type == 3 || dev_type == 5)
+      << "Invalid NDArray file format: unknown device type " << dev_type;
+  int32_t dtype = r->Get<int32_t>("the array dtype");
+  CHECK(IsValidDType(dtype)) << "load: dtype flag " << dtype << " is not supported (expected 0..7)";
+  size_t n = shape.Size();
+  size_t bytes = n * DTypeSize(dtype);
+  CHECK_LE(bytes, r->remaining()) << "Invalid NDArray file format: array of shape " << shape
+                                  << " needs " << bytes << " bytes, only " << r->remaining()
+                                  << " left (truncated or corrupt file)";
+  NDArray arr(shape, Context::CPU(), false, dtype);
+  const char* data = r->Take(bytes, "the array data");
+  if (n > 0) arr.SyncCopyFromCPU(data, n);
+  return arr;
+}
+
+}  // namespace
+
+std::string SaveNDArrayBuffer(const std::vector<NDArray>& arrays,
+                              const std::vector<std::string>& names) {
+  CHECK(names.empty() || names.size() == arrays.size())
+      << "save: " << arrays.size() << " arrays but " << names.size() << " names";
+  Writer w;
+  w.Put<uint64_t>(kListMagic);
+  w.Put<uint64_t>(0);
+  w.Put<uint64_t>(arrays.size());
+  for (const NDArray& a : arrays) WriteArray(&w, a);
+  w.Put<uint64_t>(names.size());
+  for (const std::string& n : names) {
+    w.Put<uint64_t>(n.size());
+    w.Bytes(n.data(), n.size());
+  }
+  return std::move(w.str());
+}
+
+void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arrays,
+                       std::vector<std::string>* names) {
+  Reader r(data, size);
+  uint64_t magic = r.Get<uint64_t>("the file header");
+  CHECK_EQ(magic, kListMagic) << "Invalid NDArray file format: bad magic number 0x" << std::hex
+                              << magic << " (not an MXNet .params/.nd file)";
+  r.Get<uint64_t>("the file header");
+  uint64_t n = r.Get<uint64_t>("the array count");
+  // Each record takes at least 8 bytes, which bounds a corrupt count before allocating.
+  CHECK_LE(n, r.remaining() / 8) << "Invalid NDArray file format: claims " << n
+                                 << " arrays in " << r.remaining() << " bytes";
+  arrays->clear();
+  names->clear();
+  for (uint64_t i = 0; i < n; ++i) arrays->push_back(ReadArray(&r));
+  uint64_t k = r.Get<uint64_t>("the name count");
+  CHECK(k == 0 || k == n) << "Invalid NDArray file format: " << n << " arrays but " << k
+                          << " names";
+  for (uint64_t i = 0; i < k; ++i) {
+    uint64_t len = r.Get<uint64_t>("a name");
+    CHECK_LE(len, r.remaining()) << "Invalid NDArray file format: name length " << len
+                                 << " exceeds the file";
+    const char* p = r.Take(len, "a name");
+    names->emplace_back(p, len);
+  }
+}
+
+void SaveNDArrayFile(const std::string& fname, const std::vector<NDArray>& arrays,
+                     const std::vector<std::string>& names) {
+  std::string buf = SaveNDArrayBuffer(arrays, names);
+  std::ofstream out(fname, std::ios::binary | std::ios::trunc);
+  CHECK(out.good()) << "save: cannot open " << fname << " for writing";
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  out.close();
+  CHECK(out.good()) << "save: failed writing " << fname;
+}
+
+void LoadNDArrayFile(const std::string& fname, std::vector<NDArray>* arrays,
+                     std::vector<std::string>* names) {
+  std::ifstream in(fname, std::ios::binary);
+  CHECK(in.good()) << "load: cannot open " << fname << " (no such file or not readable)";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string buf = ss.str();
+  LoadNDArrayBuffer(buf.data(), buf.size(), arrays, names);
+}
+
+}  // namespace mxnet

@@ -1,0 +1,123 @@
+// Shared inference rules and gradient-node helpers used by every operator family.
+#include "operator/operator_common.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace mxnet {
+namespace op {
+
+std::string InputName(const NodeAttrs& attrs, size_t i) {
+  static const auto& names = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
+  if (attrs.op && names.contains(attrs.op)) {
+    std::vector<std::string> v = names[attrs.op](attrs);
+    if (i < v.size()) return v[i];
+  }
+  if (attrs.op && i < attrs.op->arguments.size()) return attrs.op->arguments[i].name;
+  return "input" + std::to_string(i);
+}
+
+void ShapeError(const NodeAttrs& attrs, const std::string& arg, const TShape& expected,
+                const TShape& given) {
+  LOG(FATAL) << "Operator " << attrs.op->name << ": argument " << arg << " has shape " << given
+             << ", expected " << expected;
+  throw;  // unreachable
+}
+
+void AssignShape(const NodeAttrs& attrs, const std::string& arg, TShape* slot, const TShape& s) {
+  if (s.is_none()) return;
+  if (slot->is_none()) {
+    *slot = s;
+    return;
+  }
+  if (slot->ndim() != s.ndim()) ShapeError(attrs, arg, s, *slot);
+  for (int i = 0; i < s.ndim(); ++i) {
+    if (s[i] < 0) continue;
+    if ((*slot)[i] < 0) (*slot)[i] = s[i];
+    else if ((*slot)[i] != s[i]) ShapeError(attrs, arg, s, *slot);
+  }
+}
+
+void AssignType(const NodeAttrs& attrs, const std::string& arg, int* slot, int t) {
+  if (t < 0) return;
+  if (*slot < 0) {
+    *slot = t;
+    return;
+  }
+  CHECK_EQ(*slot, t) << "Operator " << attrs.op->name << ": argument " << arg << " has dtype "
+                     << DTypeName(*slot) << ", expected " << DTypeName(t);
+}
+
+bool ElemwiseShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  TShape s;
+  for (size_t i = 0; i < in->size(); ++i) AssignShape(attrs, InputName(attrs, i), &s, (*in)[i]);
+  for (size_t i = 0; i < out->size(); ++i) AssignShape(attrs, "output", &s, (*out)[i]);
+  for (auto& x : *in) x = s;
+  for (auto& x : *out) x = s;
+  return s.IsKnown();
+}
+
+bool ElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  int t = -1;
+  for (size_t i = 0; i < in->size(); ++i) AssignType(attrs, InputName(attrs, i), &t, (*in)[i]);
+  for (size_t i = 0; i < out->size(); ++i) AssignType(attrs, "output", &t, (*out)[i]);
+  for (auto& x : *in) x = t;
+  for (auto& x : *out) x = t;
+  return t >= 0;
+}
+
+bool FixedOutputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out,
+                     int out_dtype) {
+  int t = -1;
+  for (size_t i = 0; i < in->size(); ++i) AssignType(attrs, InputName(attrs, i), &t, (*in)[i]);
+  for (auto& x : *in) x = t;
+  for (auto& x : *out) AssignType(attrs, "output", &x, out_dtype);
+  return t >= 0;
+}
+
+bool BinaryBroadcastShape(const NodeAttrs& attrs, std::vector<TShape>* in,
+                          std::vector<TShape>* out) {
+  const TShape& a = (*in)[0];
+  const TShape& b = (*in)[1];
+  if (!a.IsKnown() || !b.IsKnown()) return false;
+  int nd = std::max(a.ndim(), b.ndim());
+  TShape o(nd, 1);
+  for (int i = 0; i < nd; ++i) {
+    int ia = i - (nd - a.ndim()), ib = i - (nd - b.ndim());
+    dim_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
+    if (da == db || db == 1) {
+      o[i] = da;
+    } else if (da == 1) {
+      o[i] = db;
+    } else {
+      LOG(FATAL) << "Operator " << attrs.op->name << ": operands could not be broadcast together "
+                 << "with shapes " << a << " " << b;
+    }
+  }
+  AssignShape(attrs, "output", &(*out)[0], o);
+  return true;
+}
+
+NodeEntry MakeNode(const char* op_name, const std::string& name, std::vector<NodeEntry> inputs,
+                   std::unordered_map<std::string, std::string> dict, const ObjectPtr* fwd) {
+  ObjectPtr n = nnvm::CreateNode(op_name, name, std::move(inputs), std::move(dict));
+  if (fwd != nullptr) n->control_deps.push_back(*fwd);
+  return NodeEntry(n, 0, 0);
+}
+
+std::vector<NodeEntry> ZeroGrads(const ObjectPtr& n) {
+  std::vector<NodeEntry> ret;
+  for (const NodeEntry& in : n->inputs) {
+    ret.push_back(MakeNode("zeros_like", n->attrs.name + "_zero_grad", {in}));
+  }
+  return ret;
+}
+
+std::string ScalarText(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  return buf;
+}
+
+}  // namespace op
+}  // namespace mxnet

@@ -1,0 +1,154 @@
+// Shared helpers for declaring operators: argument parsing, inference rules, dtype dispatch,
+// OpenMP loops and gradient-node construction.
+#ifndef MXNET_OPERATOR_OPERATOR_COMMON_H_
+#define MXNET_OPERATOR_OPERATOR_COMMON_H_
+
+#include <dmlc/logging.h>
+#include <dmlc/parameter.h>
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "mxnet/base.h"
+#include "mxnet/half.h"
+#include "mxnet/op_attr_types.h"
+#include "mxnet/tensor_blob.h"
+#include "nnvm/node.h"
+#include "nnvm/op.h"
+
+namespace mxnet {
+namespace op {
+
+using nnvm::NodeAttrs;
+using nnvm::NodeEntry;
+using nnvm::ObjectPtr;
+
+// ---------------------------------------------------------------- dtype dispatch
+#define MXNET_CASE_TYPE_(flag, T, DType, ...) \
+  case flag: {                                \
+    using DType = T;                          \
+    { __VA_ARGS__ }                           \
+  } break;
+
+/*! \brief Run the body with DType bound to the C++ type of every supported dtype. */
+#define MXNET_TYPE_SWITCH(type, DType, ...)                                          \
+  switch (type) {                                                                    \
+    MXNET_CASE_TYPE_(::mxnet::kFloat32, float, DType, __VA_ARGS__)                   \
+    MXNET_CASE_TYPE_(::mxnet::kFloat64, double, DType, __VA_ARGS__)                  \
+    MXNET_CASE_TYPE_(::mxnet::kFloat16, ::mxnet::half_t, DType, __VA_ARGS__)         \
+    MXNET_CASE_TYPE_(::mxnet::kUint8, uint8_t, DType, __VA_ARGS__)                   \
+    MXNET_CASE_TYPE_(::mxnet::kInt8, int8_t, DType, __VA_ARGS__)                     \
+    MXNET_CASE_TYPE_(::mxnet::kInt32, int32_t, DType, __VA_ARGS__)                   \
+    MXNET_CASE_TYPE_(::mxnet::kInt64, int64_t, DType, __VA_ARGS__)                   \
+    MXNET_CASE_TYPE_(::mxnet::kBool, bool, DType, __VA_ARGS__)                       \
+    default:                                                                         \
+      LOG(FATAL) << "unsupported dtype " << ::mxnet::DTypeName(type);                \
+  }
+
+/*! \brief As MXNET_TYPE_SWITCH, without bool. */
+#define MXNET_NUMERIC_TYPE_SWITCH(type, DType, ...)                                  \
+  switch (type) {                                                                    \
+    MXNET_CASE_TYPE_(::mxnet::kFloat32, float, DType, __VA_ARGS__)                   \
+    MXNET_CASE_TYPE_(::mxnet::kFloat64, double, DType, __VA_ARGS__)                  \
+    MXNET_CASE_TYPE_(::mxnet::kFloat16, ::mxnet::half_t, DType, __VA_ARGS__)         \
+    MXNET_CASE_TYPE_(::mxnet::kUint8, uint8_t, DType, __VA_ARGS__)                   \
+    MXNET_CASE_TYPE_(::mxnet::kInt8, int8_t, DType, __VA_ARGS__)                     \
+    MXNET_CASE_TYPE_(::mxnet::kInt32, int32_t, DType, __VA_ARGS__)                   \
+    MXNET_CASE_TYPE_(::mxnet::kInt64, int64_t, DType, __VA_ARGS__)                   \
+    default:                                                                         \
+      LOG(FATAL) << "unsupported dtype " << ::mxnet::DTypeName(type);                \
+  }
+
+/*! \brief Floating-point dtypes only (float32, float64, float16). */
+#define MXNET_REAL_TYPE_SWITCH(type, DType, ...)                                     \
+  switch (type) {                                                                    \
+    MXNET_CASE_TYPE_(::mxnet::kFloat32, float, DType, __VA_ARGS__)                   \
+    MXNET_CASE_TYPE_(::mxnet::kFloat64, double, DType, __VA_ARGS__)                  \
+    MXNET_CASE_TYPE_(::mxnet::kFloat16, ::mxnet::half_t, DType, __VA_ARGS__)         \
+    default:                                                                         \
+      LOG(FATAL) << "this operator supports float32, float64 and float16, given "     \
+                 << ::mxnet::DTypeName(type);                                         \
+  }
+
+/*! \brief Compute type of DType: float for half_t, else DType. */
+template <typename DType> struct AccType { using type = DType; };
+template <> struct AccType<half_t> { using type = float; };
+
+// ---------------------------------------------------------------- parallel loops
+/*! \brief Elements below which a loop stays on one thread. */
+constexpr index_t kParallelGrain = 32768;
+
+template <typename Fn>
+inline void ParallelFor(index_t n, Fn fn) {
+#if MXNET_USE_OPENMP
+#pragma omp parallel for schedule(static) if (n >= kParallelGrain)
+#endif
+  for (index_t i = 0; i < n; ++i) fn(i);
+}
+
+/*! \brief Write v into out according to req (kWriteTo / kWriteInplace / kAddTo). */
+template <typename DType>
+inline void Assign(DType* out, OpReqType req, DType v) {
+  if (req == kAddTo) *out = static_cast<DType>(*out + v);
+  else *out = v;
+}
+
+// ---------------------------------------------------------------- arguments
+/*! \brief attr_parser for ops with a dmlc::Parameter struct; errors name the operator. */
+template <typename PType>
+void ParamParser(NodeAttrs* attrs) {
+  PType param;
+  try {
+    param.Init(attrs->dict);
+  } catch (const dmlc::ParamError& e) {
+    LOG(FATAL) << "Operator " << attrs->op->name << ": invalid argument: " << e.what();
+  }
+  attrs->parsed = std::move(param);
+}
+
+template <typename PType>
+inline const PType& Param(const NodeAttrs& attrs) {
+  return *std::any_cast<PType>(&attrs.parsed);
+}
+
+// ---------------------------------------------------------------- inference rules
+/*! \brief Throw the standard shape error for argument arg of attrs.op. */
+[[noreturn]] void ShapeError(const NodeAttrs& attrs, const std::string& arg,
+                             const TShape& expected, const TShape& given);
+/*! \brief Unify *slot with s: fill if unknown, else they must agree. */
+void AssignShape(const NodeAttrs& attrs, const std::string& arg, TShape* slot, const TShape& s);
+void AssignType(const NodeAttrs& attrs, const std::string& arg, int* slot, int t);
+
+/*! \brief All inputs and outputs share one shape. */
+bool ElemwiseShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out);
+/*! \brief All inputs and outputs share one dtype. */
+bool ElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out);
+/*! \brief Inputs share a dtype; outputs are forced to out_dtype. */
+bool FixedOutputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out,
+                     int out_dtype);
+/*! \brief Broadcasting shape rule of two inputs (numpy rules; MXNet 1.x requires equal ndim
+ *  or a size-1 dim for broadcast_* ops, numpy-style extension to the left is accepted). */
+bool BinaryBroadcastShape(const NodeAttrs& attrs, std::vector<TShape>* in,
+                          std::vector<TShape>* out);
+/*! \brief Name of input i as the op lists it (for messages). */
+std::string InputName(const NodeAttrs& attrs, size_t i);
+
+// ---------------------------------------------------------------- gradient helpers
+/*! \brief A node applying op_name to inputs, named after the forward node. */
+NodeEntry MakeNode(const char* op_name, const std::string& name, std::vector<NodeEntry> inputs,
+                   std::unordered_map<std::string, std::string> dict = {},
+                   const ObjectPtr* fwd = nullptr);
+/*! \brief Output i of the forward node n. */
+inline NodeEntry Out(const ObjectPtr& n, uint32_t i = 0) { return NodeEntry(n, i, 0); }
+/*! \brief Gradient of zero for each input of n. */
+std::vector<NodeEntry> ZeroGrads(const ObjectPtr& n);
+/*! \brief Text of a double exactly as Python's repr would parse back. */
+std::string ScalarText(double v);
+
+}  // namespace op
+}  // namespace mxnet
+
+#endif  // MXNET_OPERATOR_OPERATOR_COMMON_H_

@@ -1,0 +1,178 @@
+// Binary arithmetic, comparison and logical operators: broadcast_*, elemwise_* and the
+// broadcast_to/like/axis family, with gradients built from other registered operators.
+#include "operator/tensor/broadcast_kernel.h"
+#include "operator/tensor/elemwise_functors.h"
+
+namespace mxnet {
+namespace op {
+namespace {
+
+template <typename Op>
+void BinaryBroadcastCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  BroadcastPlan plan(in[0].shape_, in[1].shape_, out[0].shape_);
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, {
+    BroadcastBinary<Op>(plan, in[0].dptr<DType>(), in[1].dptr<DType>(), out[0].dptr<DType>(),
+                        req[0], out[0].Size());
+  });
+}
+
+bool SameShapeBinary(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  return ElemwiseShape(attrs, in, out);
+}
+
+std::vector<std::string> LhsRhs(const NodeAttrs&) { return {"lhs", "rhs"}; }
+
+// d(out)/d(input) summed back to the input's shape.
+NodeEntry ReduceTo(const ObjectPtr& n, NodeEntry grad, uint32_t input) {
+  return MakeNode("_reduce_to_like", n->attrs.name + "_backward", {grad, n->inputs[input]});
+}
+
+NodeEntry Mul(const ObjectPtr& n, NodeEntry a, NodeEntry b) {
+  return MakeNode("broadcast_mul", n->attrs.name + "_backward", {a, b});
+}
+
+NodeEntry Div(const ObjectPtr& n, NodeEntry a, NodeEntry b) {
+  return MakeNode("broadcast_div", n->attrs.name + "_backward", {a, b});
+}
+
+NodeEntry Unary(const char* op, const ObjectPtr& n, NodeEntry a) {
+  return MakeNode(op, n->attrs.name + "_backward", {a});
+}
+
+using GradFn = std::vector<NodeEntry> (*)(const ObjectPtr&, const std::vector<NodeEntry>&);
+
+std::vector<NodeEntry> AddGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  return {ReduceTo(n, og[0], 0), ReduceTo(n, og[0], 1)};
+}
+std::vector<NodeEntry> SubGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  return {ReduceTo(n, og[0], 0), ReduceTo(n, Unary("negative", n, og[0]), 1)};
+}
+std::vector<NodeEntry> MulGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  return {ReduceTo(n, Mul(n, og[0], n->inputs[1]), 0), ReduceTo(n, Mul(n, og[0], n->inputs[0]), 1)};
+}
+std::vector<NodeEntry> DivGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  // d/da = og / b ; d/db = -og * a / b^2 = -(og / b) * out
+  NodeEntry og_b = Div(n, og[0], n->inputs[1]);
+  return {ReduceTo(n, og_b, 0), ReduceTo(n, Unary("negative", n, Mul(n, og_b, Out(n))), 1)};
+}
+std::vector<NodeEntry> ModGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  // d/da = og ; d/db = -og * floor(a / b)
+  NodeEntry q = Unary("floor", n, Div(n, n->inputs[0], n->inputs[1]));
+  return {ReduceTo(n, og[0], 0), ReduceTo(n, Unary("negative", n, Mul(n, og[0], q)), 1)};
+}
+std::vector<NodeEntry> PowerGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  // d/da = og * b * a^(b-1) = og * b * out / a ; d/db = og * out * log(a)
+  NodeEntry a = n->inputs[0], b = n->inputs[1];
+  NodeEntry a_pow = MakeNode("broadcast_power", n->attrs.name + "_backward",
+                             {a, MakeNode("_minus_scalar", n->attrs.name + "_backward", {b},
+                                          {{"scalar", "1"}})});
+  NodeEntry da = Mul(n, og[0], Mul(n, b, a_pow));
+  NodeEntry db = Mul(n, og[0], Mul(n, Out(n), Unary("log", n, a)));
+  return {ReduceTo(n, da, 0), ReduceTo(n, db, 1)};
+}
+template <bool kMax>
+std::vector<NodeEntry> MaxMinGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  NodeEntry a = n->inputs[0], b = n->inputs[1];
+  NodeEntry pick_a = MakeNode(kMax ? "broadcast_greater_equal" : "broadcast_lesser_equal",
+                              n->attrs.name + "_backward", {a, b});
+  NodeEntry pick_b = MakeNode(kMax ? "broadcast_lesser" : "broadcast_greater",
+                              n->attrs.name + "_backward", {a, b});
+  return {ReduceTo(n, Mul(n, og[0], pick_a), 0), ReduceTo(n, Mul(n, og[0], pick_b), 1)};
+}
+std::vector<NodeEntry> HypotGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  NodeEntry og_out = Div(n, og[0], Out(n));
+  return {ReduceTo(n, Mul(n, og_out, n->inputs[0]), 0), ReduceTo(n, Mul(n, og_out, n->inputs[1]), 1)};
+}
+
+template <typename Op>
+void RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broadcast) {
+  reg.describe(doc)
+      .set_num_inputs(2)
+      .set_num_outputs(1)
+      .add_argument("lhs", "NDArray-or-Symbol", "First input to the function")
+      .add_argument("rhs", "NDArray-or-Symbol", "Second input to the function")
+      .set_attr<FListInputNames>("FListInputNames", LhsRhs)
+      .set_attr<FInferShape>("FInferShape", broadcast ? BinaryBroadcastShape : SameShapeBinary)
+      .set_attr<FInferType>("FInferType", ElemwiseType)
+      .set_attr<FInplaceOption>("FInplaceOption",
+                                [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {1, 0}}; });
+  FCompute fcompute = BinaryBroadcastCompute<Op>;
+  reg.set_attr<FCompute>("FCompute<cpu>", fcompute);
+  if (grad != nullptr) {
+    reg.set_attr<FGradient>("FGradient", grad);
+  } else {
+    reg.set_attr<TIsNonDifferentiable>("TIsNonDifferentiable", true);
+  }
+}
+
+#define MXNET_REGISTER_BINARY_(name, functor, grad, broadcast, doc)            \
+  static bool __reg_##name [[maybe_unused]] = (RegisterBinary<mshadow_op::functor>( \
+      ::nnvm::Op::Register(#name), doc, grad, broadcast), true)
+
+// Same-shape forms (MXNet's elemwise_*; also reached as _plus, _minus, ...).
+MXNET_REGISTER_BINARY_(elemwise_add, plus, AddGrad, false, "Adds arguments element-wise.");
+MXNET_REGISTER_BINARY_(elemwise_sub, minus, SubGrad, false, "Subtracts arguments element-wise.");
+MXNET_REGISTER_BINARY_(elemwise_mul, mul, MulGrad, false, "Multiplies arguments element-wise.");
+MXNET_REGISTER_BINARY_(elemwise_div, div, DivGrad, false, "Divides arguments element-wise.");
+
+// Broadcasting forms.
+MXNET_REGISTER_BINARY_(broadcast_add, plus, AddGrad, true,
+                       "Returns element-wise sum of the input arrays with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_sub, minus, SubGrad, true,
+                       "Returns element-wise difference of the input arrays with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_mul, mul, MulGrad, true,
+                       "Returns element-wise product of the input arrays with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_div, div, DivGrad, true,
+                       "Returns element-wise division of the input arrays with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_mod, mod, ModGrad, true,
+                       "Returns element-wise modulo of the input arrays with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_power, power, PowerGrad, true,
+                       "Returns result of first array elements raised to powers from second "
+                       "array, element-wise with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_maximum, maximum, MaxMinGrad<true>, true,
+                       "Returns element-wise maximum of the input arrays with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_minimum, minimum, MaxMinGrad<false>, true,
+                       "Returns element-wise minimum of the input arrays with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_hypot, hypot, HypotGrad, true,
+                       "Returns the hypotenuse of a right angled triangle, given its legs, "
+                       "element-wise with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_equal, eq, nullptr, true,
+                       "Returns the result of element-wise equal to (==) comparison operation "
+                       "with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_not_equal, ne, nullptr, true,
+                       "Returns the result of element-wise not equal to (!=) comparison "
+                       "operation with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_greater, gt, nullptr, true,
+                       "Returns the result of element-wise greater than (>) comparison "
+                       "operation with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_greater_equal, ge, nullptr, true,
+                       "Returns the result of element-wise greater than or equal to (>=) "
+                       "comparison operation with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_lesser, lt, nullptr, true,
+                       "Returns the result of element-wise lesser than (<) comparison "
+                       "operation with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_lesser_equal, le, nullptr, true,
+                       "Returns the result of element-wise lesser than or equal to (<=) "
+                       "comparison operation with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_logical_and, logical_and, nullptr, true,
+                       "Returns the result of element-wise logical and with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_logical_or, logical_or, nullptr, true,
+                       "Returns the result of element-wise logical or with broadcasting.");
+MXNET_REGISTER_BINARY_(broadcast_logical_xor, logical_xor, nullptr, true,
+                       "Returns the result of element-wise logical xor with broadcasting.");
+
+// Aliases MXNet 1.9 also accepts.
+static bool __aliases [[maybe_unused]] = [] {
+  nnvm::Op::Register("elemwise_add").add_alias("_plus").add_alias("_add").add_alias("_Plus");
+  nnvm::Op::Register("elemwise_sub").add_alias("_minus").add_alias("_sub").add_alias("_Minus");
+  nnvm::Op::Register("elemwise_mul").add_alias("_mul").add_alias("_Mul");
+  nnvm::Op::Register("elemwise_div").add_alias("_div").add_alias("_Div");
+  nnvm::Op::Register("broadcast_add").add_alias("broadcast_plus");
+  nnvm::Op::Register("broadcast_sub").add_alias("broadcast_minus");
+  return true;
+}();
+
+}  // namespace
+}  // namespace op
+}  // namespace mxnet

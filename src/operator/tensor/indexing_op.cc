@@ -1,0 +1,815 @@
+// Indexing operators: take, batch_take, pick, gather_nd, scatter_nd, _scatter_set_nd, one_hot,
+// and the scatter-add adjoints (_take_grad, _pick_grad, _gather_nd_grad, _backward_gather_nd)
+// that their gradients use. Every one moves blocks of elements chosen by an offset list.
+#include <algorithm>
+#include <cstring>
+
+#include "operator/tensor/matrix_op_common.h"
+
+namespace mxnet {
+namespace op {
+namespace {
+
+// ---------------------------------------------------------------- block movers
+// Elements per work unit when a scatter runs in parallel over columns.
+constexpr index_t kColumnChunk = 1024;
+
+/*! \brief Index array values as integers (fractions truncate). */
+std::vector<int64_t> ReadIndices(const TBlob& idx) {
+  std::vector<int64_t> v(idx.Size());
+  MXNET_TYPE_SWITCH(idx.type_flag_, IType, {
+    const IType* p = idx.dptr<IType>();
+    ParallelFor(static_cast<index_t>(v.size()), [&](index_t i) { v[i] = IndexAs<IType>(p[i]); });
+  });
+  return v;
+}
+
+template <typename DType>
+void GatherBlocksT(const DType* d, const std::vector<int64_t>& offsets, index_t K, DType* o,
+                   OpReqType req) {
+  const index_t n = static_cast<index_t>(offsets.size());
+  if (K == 1) {
+    ParallelFor(n, [&](index_t i) { Assign(o + i, req, d[offsets[i]]); });
+    return;
+  }
+#if MXNET_USE_OPENMP
+#pragma omp parallel for schedule(static) if (n * K >= kParallelGrain)
+#endif
+  for (index_t i = 0; i < n; ++i) {
+    const DType* s = d + offsets[i];
+    DType* t = o + i * K;
+    if (req == kAddTo) {
+      for (index_t q = 0; q < K; ++q) t[q] = DType(t[q] + s[q]);
+    } else {
+      std::memcpy(static_cast<void*>(t), s, K * sizeof(DType));
+    }
+  }
+}
+
+/*! \brief out block i (K elements) = (or +=) data block starting at offsets[i]. */
+void GatherBlocks(int dtype, const void* data, const std::vector<int64_t>& offsets, index_t K,
+                  void* out, OpReqType req) {
+  if (req == kNullOp || K == 0) return;
+  MXNET_TYPE_SWITCH(dtype, DType, {
+    GatherBlocksT(static_cast<const DType*>(data), offsets, K, static_cast<DType*>(out), req);
+  });
+}
+
+template <bool kSet, typename DType>
+void ScatterBlocksT(const DType* s, const std::vector<int64_t>& offsets, index_t K, DType* o,
+                    bool unique_offsets) {
+  const index_t n = static_cast<index_t>(offsets.size());
+  auto put = [&](index_t i, index_t q0, index_t q1) {
+    DType* t = o + offsets[i];
+    const DType* b = s + i * K;
+    for (index_t q = q0; q < q1; ++q) t[q] = kSet ? b[q] : DType(t[q] + b[q]);
+  };
+  const bool big = n * K >= kParallelGrain;
+  if (unique_offsets) {
+#if MXNET_USE_OPENMP
+#pragma omp parallel for schedule(static) if (big)
+#endif
+    for (index_t i = 0; i < n; ++i) put(i, 0, K);
+    return;
+  }
+  // Columns never collide: each unit walks every block over its own column range, in block
+  // order (so repeated offsets give the same result for any thread count).
+  const index_t chunks = (K + kColumnChunk - 1) / kColumnChunk;
+#if MXNET_USE_OPENMP
+#pragma omp parallel for schedule(static) if (big && chunks > 1)
+#endif
+  for (index_t c = 0; c < chunks; ++c) {
+    index_t q0 = c * kColumnChunk, q1 = std::min(K, q0 + kColumnChunk);
+    for (index_t i = 0; i < n; ++i) put(i, q0, q1);
+  }
+}
+
+/*! \brief out block at offsets[i] += (or, with kSet, =) src block i. Blocks may repeat an
+ *  offset: sums accumulate, sets keep the last. unique_offsets allows parallel blocks. */
+template <bool kSet>
+void ScatterBlocks(int dtype, const void* src, const std::vector<int64_t>& offsets, index_t K,
+                   void* out, bool unique_offsets) {
+  if (offsets.empty() || K == 0) return;
+  MXNET_TYPE_SWITCH(dtype, DType, {
+    ScatterBlocksT<kSet>(static_cast<const DType*>(src), offsets, K, static_cast<DType*>(out),
+                         unique_offsets);
+  });
+}
+
+// ---------------------------------------------------------------- index modes
+namespace take_mode {
+enum Mode { kRaise = 0, kWrap = 1, kClip = 2 };
+}
+
+/*! \brief Position k along an axis of size n for index value v, per mode. */
+inline int64_t MapIndex(const NodeAttrs& attrs, int64_t v, int64_t n, int mode) {
+  if (mode == take_mode::kClip) return v < 0 ? 0 : (v >= n ? n - 1 : v);
+  if (mode == take_mode::kWrap) {
+    int64_t k = v % n;
+    return k < 0 ? k + n : k;
+  }
+  if (v < 0 || v >= n) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": argument indices contains index " << v
+               << ", out of bounds for an axis of size " << n << " (mode='raise')";
+  }
+  return v;
+}
+
+void CheckNonEmptyAxis(const NodeAttrs& attrs, int64_t n, size_t num_indices) {
+  if (n == 0 && num_indices > 0) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": cannot index into an axis of size 0";
+  }
+}
+
+bool IndexTypeKnown(const NodeAttrs& attrs, const std::vector<int>& in, size_t i) {
+  if (in[i] < 0) return false;
+  return true;
+}
+
+}  // namespace
+
+// ================================================================ take
+struct TakeParam : public dmlc::Parameter<TakeParam> {
+  int axis;
+  int mode;
+  DMLC_DECLARE_PARAMETER(TakeParam) {
+    DMLC_DECLARE_FIELD(axis).set_default(0).describe(
+        "The axis of input array to be taken.For input tensor of rank r, it could be in the "
+        "range of [-r, r-1]");
+    DMLC_DECLARE_FIELD(mode)
+        .add_enum("raise", take_mode::kRaise)
+        .add_enum("wrap", take_mode::kWrap)
+        .add_enum("clip", take_mode::kClip)
+        .set_default(take_mode::kClip)
+        .describe("Specify how out-of-bound indices bahave. Default is \"clip\". \"clip\" means "
+                  "clip to the range. So, if all indices mentioned are too large, they are "
+                  "replaced by the index that addresses the last element along an axis. "
+                  "\"wrap\" means to wrap around. \"raise\" means to raise an error when index "
+                  "out of range.");
+  }
+};
+DMLC_REGISTER_PARAMETER(TakeParam);
+
+namespace {
+
+// Output of take: data.shape[:axis] + indices.shape + data.shape[axis+1:].
+TShape TakeOutShape(const NodeAttrs& attrs, const TShape& d, const TShape& idx, int* axis) {
+  if (d.ndim() == 0) LOG(FATAL) << "Operator " << attrs.op->name << ": argument a cannot be 0-d";
+  *axis = CheckAxis(attrs, "axis", Param<TakeParam>(attrs).axis, d.ndim());
+  std::vector<dim_t> o(d.begin(), d.begin() + *axis);
+  o.insert(o.end(), idx.begin(), idx.end());
+  o.insert(o.end(), d.begin() + *axis + 1, d.end());
+  return ShapeOf(o);
+}
+
+bool TakeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  if (!(*in)[0].IsKnown() || !(*in)[1].IsKnown()) return false;
+  int axis;
+  AssignShape(attrs, "output", &(*out)[0], TakeOutShape(attrs, (*in)[0], (*in)[1], &axis));
+  return true;
+}
+
+bool TakeType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  AssignType(attrs, "output", &(*out)[0], (*in)[0]);
+  AssignType(attrs, InputName(attrs, 0), &(*in)[0], (*out)[0]);
+  return (*out)[0] >= 0 && IndexTypeKnown(attrs, *in, 1);
+}
+
+// Offsets (into the array of shape `full`) of the blocks picked by take along axis.
+std::vector<int64_t> TakeOffsets(const NodeAttrs& attrs, const TShape& full, int axis,
+                                 const TBlob& idx, index_t* block) {
+  const int mode = Param<TakeParam>(attrs).mode;
+  const int64_t n = full[axis];
+  const index_t pre = full.ProdShape(0, axis);
+  *block = full.ProdShape(axis + 1, full.ndim());
+  std::vector<int64_t> k = ReadIndices(idx);
+  CheckNonEmptyAxis(attrs, n, k.size());
+  for (int64_t& v : k) v = MapIndex(attrs, v, n, mode);
+  std::vector<int64_t> off(pre * k.size());
+  for (index_t p = 0; p < pre; ++p) {
+    for (size_t j = 0; j < k.size(); ++j) off[p * k.size() + j] = (p * n + k[j]) * *block;
+  }
+  return off;
+}
+
+void TakeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  int axis = CheckAxis(attrs, "axis", Param<TakeParam>(attrs).axis, in[0].ndim());
+  index_t block;
+  std::vector<int64_t> off = TakeOffsets(attrs, in[0].shape_, axis, in[1], &block);
+  GatherBlocks(out[0].type_flag_, in[0].dptr_, off, block, out[0].dptr_, req[0]);
+}
+
+// _take_grad(ograd, indices, like): zeros shaped like `like`, each taken block summed back.
+bool TakeGradShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const TShape& like = (*in)[2];
+  if (!like.IsKnown() || !(*in)[1].IsKnown()) return false;
+  int axis;
+  AssignShape(attrs, "ograd", &(*in)[0], TakeOutShape(attrs, like, (*in)[1], &axis));
+  AssignShape(attrs, "output", &(*out)[0], like);
+  return true;
+}
+
+void TakeGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  const TShape& s = out[0].shape_;
+  int axis = CheckAxis(attrs, "axis", Param<TakeParam>(attrs).axis, s.ndim());
+  index_t block;
+  std::vector<int64_t> off = TakeOffsets(attrs, s, axis, in[1], &block);
+  if (req[0] != kAddTo) FillElements(out[0].type_flag_, 0, out[0].dptr_, out[0].Size(), kWriteTo);
+  ScatterBlocks<false>(out[0].type_flag_, in[0].dptr_, off, block, out[0].dptr_, false);
+}
+
+std::unordered_map<std::string, std::string> TakeDict(const NodeAttrs& attrs) {
+  std::unordered_map<std::string, std::string> d;
+  for (const char* k : {"axis", "mode"}) {
+    auto it = attrs.dict.find(k);
+    if (it != attrs.dict.end()) d[k] = it->second;
+  }
+  return d;
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(take)
+    .describe("Takes elements from an input array along the given axis: the output is "
+              "a.shape[:axis] + indices.shape + a.shape[axis+1:].")
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<TakeParam>)
+    .add_argument("a", "NDArray-or-Symbol", "The input array.")
+    .add_argument("indices", "NDArray-or-Symbol", "The indices of the values to be extracted.")
+    .add_arguments(TakeParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames",
+                               [](const NodeAttrs&) { return std::vector<std::string>{"a", "indices"}; })
+    .set_attr<FInferShape>("FInferShape", TakeShape)
+    .set_attr<FInferType>("FInferType", TakeType)
+    .set_attr<FCompute>("FCompute<cpu>", TakeCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>{
+          GradNode(n, "_take_grad", {og[0], n->inputs[1], n->inputs[0]}, TakeDict(n->attrs)),
+          ZeroGradOf(n, 1)};
+    });
+
+NNVM_REGISTER_OP(_take_grad)
+    .describe("Internal: gradient of take (scatter-adds ograd into zeros shaped like `like`).")
+    .set_num_inputs(3)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<TakeParam>)
+    .add_argument("ograd", "NDArray-or-Symbol", "Gradient of take's output.")
+    .add_argument("indices", "NDArray-or-Symbol", "take's indices.")
+    .add_argument("like", "NDArray-or-Symbol", "take's input array (for its shape).")
+    .add_arguments(TakeParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
+      return std::vector<std::string>{"ograd", "indices", "like"};
+    })
+    .set_attr<FInferShape>("FInferShape", TakeGradShape)
+    .set_attr<FInferType>("FInferType", TakeType)
+    .set_attr<FCompute>("FCompute<cpu>", TakeGradCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>{GradNode(n, "take", {og[0], n->inputs[1]}, TakeDict(n->attrs)),
+                                    ZeroGradOf(n, 1), ZeroGradOf(n, 2)};
+    });
+
+// ================================================================ batch_take
+namespace {
+bool BatchTakeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const TShape& a = (*in)[0];
+  const TShape& idx = (*in)[1];
+  if (!a.IsKnown() || !idx.IsKnown()) return false;
+  if (a.ndim() < 2) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": argument a must have at least 2 "
+               << "dimensions, given shape " << a;
+  }
+  if (a.ProdShape(0, a.ndim() - 1) != idx.Size()) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": argument indices of shape " << idx
+               << " must have one entry per row of a " << a << " ("
+               << a.ProdShape(0, a.ndim() - 1) << ")";
+  }
+  AssignShape(attrs, "output", &(*out)[0], idx);
+  return true;
+}
+
+void BatchTakeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const int64_t m = in[0].shape_[in[0].ndim() - 1];
+  std::vector<int64_t> off = ReadIndices(in[1]);
+  CheckNonEmptyAxis(attrs, m, off.size());
+  for (size_t i = 0; i < off.size(); ++i) {
+    off[i] = static_cast<int64_t>(i) * m + MapIndex(attrs, off[i], m, take_mode::kClip);
+  }
+  GatherBlocks(out[0].type_flag_, in[0].dptr_, off, 1, out[0].dptr_, req[0]);
+}
+}  // namespace
+
+NNVM_REGISTER_OP(batch_take)
+    .describe("Takes elements from a data batch: out[i] = a[i, indices[i]] (indices clipped to "
+              "the last axis). Deprecated in MXNet in favour of pick.")
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .add_argument("a", "NDArray-or-Symbol", "The input array")
+    .add_argument("indices", "NDArray-or-Symbol", "The index array")
+    .set_attr<FListInputNames>("FListInputNames",
+                               [](const NodeAttrs&) { return std::vector<std::string>{"a", "indices"}; })
+    .set_attr<FInferShape>("FInferShape", BatchTakeShape)
+    .set_attr<FInferType>("FInferType", TakeType)
+    .set_attr<FCompute>("FCompute<cpu>", BatchTakeCompute);
+
+// ================================================================ pick
+struct PickParam : public dmlc::Parameter<PickParam> {
+  dmlc::optional<int> axis;
+  int mode;
+  bool keepdims;
+  DMLC_DECLARE_PARAMETER(PickParam) {
+    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<int>(-1)).describe(
+        "int or None. The axis to picking the elements. Negative values means indexing from "
+        "right to left. If is `None`, the elements in the index w.r.t the flattened input "
+        "will be picked.");
+    DMLC_DECLARE_FIELD(keepdims).set_default(false).describe(
+        "If true, the axis where we pick the elements is left in the result as dimension with "
+        "size one.");
+    DMLC_DECLARE_FIELD(mode)
+        .add_enum("wrap", take_mode::kWrap)
+        .add_enum("clip", take_mode::kClip)
+        .set_default(take_mode::kClip)
+        .describe("Specify how out-of-bound indices behave. Default is \"clip\". \"clip\" means "
+                  "clip to the range. So, if all indices mentioned are too large, they are "
+                  "replaced by the index that addresses the last element along an axis.  "
+                  "\"wrap\" means to wrap around.");
+  }
+};
+DMLC_REGISTER_PARAMETER(PickParam);
+
+namespace {
+
+int PickAxis(const NodeAttrs& attrs, int ndim) {
+  const PickParam& p = Param<PickParam>(attrs);
+  if (!p.axis.has_value()) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": axis=None is not supported by pick; "
+               << "argument axis must be an integer";
+  }
+  return CheckAxis(attrs, "axis", p.axis.value(), ndim);
+}
+
+// data's shape with axis removed (keepdims: set to 1).
+TShape PickReduced(const TShape& d, int axis, bool keepdims) {
+  std::vector<dim_t> o(d.begin(), d.end());
+  if (keepdims) o[axis] = 1; else o.erase(o.begin() + axis);
+  return ShapeOf(o);
+}
+
+// Shapes of pick's output and index for data shape d; checks the given index shape.
+TShape PickShapes(const NodeAttrs& attrs, const TShape& d, TShape* idx) {
+  if (d.ndim() == 0) LOG(FATAL) << "Operator " << attrs.op->name << ": argument data cannot be 0-d";
+  int axis = PickAxis(attrs, d.ndim());
+  const bool keep = Param<PickParam>(attrs).keepdims;
+  if (!idx->is_none()) {
+    AssignShape(attrs, "index", idx, PickReduced(d, axis, idx->ndim() == d.ndim()));
+  }
+  return PickReduced(d, axis, keep);
+}
+
+bool PickShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  if (!(*in)[0].IsKnown()) return false;
+  AssignShape(attrs, "output", &(*out)[0], PickShapes(attrs, (*in)[0], &(*in)[1]));
+  return (*in)[1].IsKnown();
+}
+
+// Element offsets into data (shape d) of the picked elements, in output order.
+std::vector<int64_t> PickOffsets(const NodeAttrs& attrs, const TShape& d, const TBlob& idx) {
+  int axis = PickAxis(attrs, d.ndim());
+  const int mode = Param<PickParam>(attrs).mode;
+  const int64_t n = d[axis];
+  const index_t inner = d.ProdShape(axis + 1, d.ndim());
+  std::vector<int64_t> off = ReadIndices(idx);
+  CheckNonEmptyAxis(attrs, n, off.size());
+  ParallelFor(static_cast<index_t>(off.size()), [&](index_t i) {
+    index_t p = i / inner, q = i % inner;
+    off[i] = (p * n + MapIndex(attrs, off[i], n, mode)) * inner + q;
+  });
+  return off;
+}
+
+void PickCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  std::vector<int64_t> off = PickOffsets(attrs, in[0].shape_, in[1]);
+  GatherBlocks(out[0].type_flag_, in[0].dptr_, off, 1, out[0].dptr_, req[0]);
+}
+
+// _pick_grad(ograd, index, like): zeros shaped like `like` with ograd at the picked places.
+bool PickGradShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const TShape& like = (*in)[2];
+  if (!like.IsKnown()) return false;
+  AssignShape(attrs, "ograd", &(*in)[0], PickShapes(attrs, like, &(*in)[1]));
+  AssignShape(attrs, "output", &(*out)[0], like);
+  return true;
+}
+
+void PickGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  std::vector<int64_t> off = PickOffsets(attrs, out[0].shape_, in[1]);
+  if (req[0] != kAddTo) FillElements(out[0].type_flag_, 0, out[0].dptr_, out[0].Size(), kWriteTo);
+  ScatterBlocks<false>(out[0].type_flag_, in[0].dptr_, off, 1, out[0].dptr_, true);
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(pick)
+    .describe("Picks elements from an input array according to the input indices along the "
+              "given axis: out[i, j] = data[i, index[i, j], j] for axis=1.")
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<PickParam>)
+    .add_argument("data", "NDArray-or-Symbol", "The input array")
+    .add_argument("index", "NDArray-or-Symbol", "The index array")
+    .add_arguments(PickParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames",
+                               [](const NodeAttrs&) { return std::vector<std::string>{"data", "index"}; })
+    .set_attr<FInferShape>("FInferShape", PickShape)
+    .set_attr<FInferType>("FInferType", TakeType)
+    .set_attr<FCompute>("FCompute<cpu>", PickCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>{
+          GradNode(n, "_pick_grad", {og[0], n->inputs[1], n->inputs[0]}, n->attrs.dict),
+          ZeroGradOf(n, 1)};
+    });
+
+NNVM_REGISTER_OP(_pick_grad)
+    .describe("Internal: gradient of pick (ograd placed at the picked elements of zeros "
+              "shaped like `like`).")
+    .set_num_inputs(3)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<PickParam>)
+    .add_argument("ograd", "NDArray-or-Symbol", "Gradient of pick's output.")
+    .add_argument("index", "NDArray-or-Symbol", "pick's index.")
+    .add_argument("like", "NDArray-or-Symbol", "pick's data (for its shape).")
+    .add_arguments(PickParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
+      return std::vector<std::string>{"ograd", "index", "like"};
+    })
+    .set_attr<FInferShape>("FInferShape", PickGradShape)
+    .set_attr<FInferType>("FInferType", TakeType)
+    .set_attr<FCompute>("FCompute<cpu>", PickGradCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>{GradNode(n, "pick", {og[0], n->inputs[1]}, n->attrs.dict),
+                                    ZeroGradOf(n, 1), ZeroGradOf(n, 2)};
+    });
+
+// ================================================================ gather_nd / scatter_nd
+struct ScatterNDParam : public dmlc::Parameter<ScatterNDParam> {
+  IntTuple shape;
+  DMLC_DECLARE_PARAMETER(ScatterNDParam) {
+    DMLC_DECLARE_FIELD(shape).describe("Shape of output.");
+  }
+};
+DMLC_REGISTER_PARAMETER(ScatterNDParam);
+
+namespace {
+
+// The gathered part of `full` for indices of shape (M, Y...): shape Y + full.shape[M:].
+TShape GatherNDOf(const NodeAttrs& attrs, const TShape& full, const TShape& idx) {
+  if (idx.ndim() < 2) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": argument indices must have at least 2 "
+               << "dimensions (M, ...), given shape " << idx;
+  }
+  if (idx[0] > full.ndim()) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": indices of shape " << idx << " index "
+               << idx[0] << " dimensions, more than the " << full.ndim() << " of " << full;
+  }
+  std::vector<dim_t> o(idx.begin() + 1, idx.end());
+  o.insert(o.end(), full.begin() + idx[0], full.end());
+  return ShapeOf(o);
+}
+
+// Offsets of the blocks addressed by indices (M, N) into `full`; negative indices count from
+// the end, anything outside [-size, size) raises.
+std::vector<int64_t> GatherNDOffsets(const NodeAttrs& attrs, const TShape& full, const TBlob& idx,
+                                     index_t* block) {
+  const int m = idx.shape_[0];
+  const index_t n = idx.Size() / std::max<index_t>(m, 1);
+  *block = full.ProdShape(m, full.ndim());
+  std::vector<int64_t> v = ReadIndices(idx);
+  std::vector<int64_t> off(n, 0);
+  index_t stride = *block;
+  for (int j = m - 1; j >= 0; --j) {
+    const int64_t size = full[j];
+    for (index_t i = 0; i < n; ++i) {
+      int64_t k = v[j * n + i];
+      if (k < -size || k >= size) {
+        LOG(FATAL) << "Operator " << attrs.op->name << ": IndexError: index " << k
+                   << " is out of bounds for axis " << j << " with size " << size;
+      }
+      off[i] += (k < 0 ? k + size : k) * stride;
+    }
+    stride *= size;
+  }
+  return off;
+}
+
+bool GatherNDShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  if (!(*in)[0].IsKnown() || !(*in)[1].IsKnown()) return false;
+  AssignShape(attrs, "output", &(*out)[0], GatherNDOf(attrs, (*in)[0], (*in)[1]));
+  return true;
+}
+
+void GatherNDCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  index_t block;
+  std::vector<int64_t> off = GatherNDOffsets(attrs, in[0].shape_, in[1], &block);
+  GatherBlocks(out[0].type_flag_, in[0].dptr_, off, block, out[0].dptr_, req[0]);
+}
+
+// Scatters (kSet: assigns, else adds) data blocks into out at the indexed places.
+template <bool kSet>
+void ScatterND(const NodeAttrs& attrs, const TBlob& data, const TBlob& idx, const TBlob& out) {
+  index_t block;
+  std::vector<int64_t> off = GatherNDOffsets(attrs, out.shape_, idx, &block);
+  ScatterBlocks<kSet>(out.type_flag_, data.dptr_, off, block, out.dptr_, false);
+}
+
+// Output of a scatter into `full`: data must be shaped like gather_nd(full, indices).
+bool ScatterNDShapeOf(const NodeAttrs& attrs, TShape* data, const TShape& idx, const TShape& full,
+                      const char* data_name) {
+  if (!idx.IsKnown()) return false;
+  TShape want = GatherNDOf(attrs, full, idx);
+  if (data->IsKnown() && *data != want) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": invalid combination of " << data_name
+               << " " << *data << ", indices " << idx << " and output shape " << full
+               << "; expected " << data_name << " of shape " << want;
+  }
+  *data = want;
+  return true;
+}
+
+TShape ParamShape(const NodeAttrs& attrs) {
+  const IntTuple& s = Param<ScatterNDParam>(attrs).shape;
+  return ShapeOf(std::vector<dim_t>(s.begin(), s.end()));
+}
+
+bool ScatterNDShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  TShape full = ParamShape(attrs);
+  AssignShape(attrs, "output", &(*out)[0], full);
+  return ScatterNDShapeOf(attrs, &(*in)[0], (*in)[1], full, "data");
+}
+
+void ScatterNDCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  const int t = out[0].type_flag_;
+  if (req[0] == kAddTo) {
+    void* tmp = ctx.RequestTempSpace(out[0].Size() * DTypeSize(t));
+    FillElements(t, 0, tmp, out[0].Size(), kWriteTo);
+    TBlob tb(tmp, out[0].shape_, t, out[0].ctx);
+    ScatterND<true>(attrs, in[0], in[1], tb);
+    CopyElements(t, tmp, out[0].dptr_, out[0].Size(), kAddTo);
+    return;
+  }
+  FillElements(t, 0, out[0].dptr_, out[0].Size(), kWriteTo);
+  ScatterND<true>(attrs, in[0], in[1], out[0]);
+}
+
+// _backward_gather_nd / _gather_nd_grad: scatter-add into zeros of the output shape.
+void ScatterAddCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  if (req[0] != kAddTo) FillElements(out[0].type_flag_, 0, out[0].dptr_, out[0].Size(), kWriteTo);
+  ScatterND<false>(attrs, in[0], in[1], out[0]);
+}
+
+bool GatherNDGradShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const TShape& like = (*in)[2];
+  if (!like.IsKnown()) return false;
+  AssignShape(attrs, "output", &(*out)[0], like);
+  return ScatterNDShapeOf(attrs, &(*in)[0], (*in)[1], like, "ograd");
+}
+
+bool DataTypeOut(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  return TakeType(attrs, in, out);
+}
+
+std::vector<NodeEntry> ScatterAddGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  std::vector<NodeEntry> ret{GradNode(n, "gather_nd", {og[0], n->inputs[1]})};
+  for (size_t i = 1; i < n->inputs.size(); ++i) ret.push_back(ZeroGradOf(n, i));
+  return ret;
+}
+
+// _scatter_set_nd(lhs, rhs, indices): lhs with the indexed places set to rhs.
+bool ScatterSetNDShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  TShape full = ParamShape(attrs);
+  AssignShape(attrs, "lhs", &(*in)[0], full);
+  AssignShape(attrs, "output", &(*out)[0], full);
+  return ScatterNDShapeOf(attrs, &(*in)[1], (*in)[2], full, "rhs");
+}
+
+bool ScatterSetNDType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  int t = -1;
+  AssignType(attrs, "lhs", &t, (*in)[0]);
+  AssignType(attrs, "rhs", &t, (*in)[1]);
+  AssignType(attrs, "output", &t, (*out)[0]);
+  (*in)[0] = (*in)[1] = (*out)[0] = t;
+  return t >= 0 && (*in)[2] >= 0;
+}
+
+void ScatterSetNDCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                         const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  const int t = out[0].type_flag_;
+  if (req[0] == kAddTo) {
+    void* tmp = ctx.RequestTempSpace(out[0].Size() * DTypeSize(t));
+    CopyElements(t, in[0].dptr_, tmp, out[0].Size(), kWriteTo);
+    ScatterND<true>(attrs, in[1], in[2], TBlob(tmp, out[0].shape_, t, out[0].ctx));
+    CopyElements(t, tmp, out[0].dptr_, out[0].Size(), kAddTo);
+    return;
+  }
+  CopyElements(t, in[0].dptr_, out[0].dptr_, out[0].Size(), kWriteTo);  // no-op in place
+  ScatterND<true>(attrs, in[1], in[2], out[0]);
+}
+
+std::vector<NodeEntry> ScatterSetNDGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  NodeEntry zeros_rhs = ZeroGradOf(n, 1);
+  return {GradNode(n, "_scatter_set_nd", {og[0], zeros_rhs, n->inputs[2]}, n->attrs.dict),
+          GradNode(n, "gather_nd", {og[0], n->inputs[2]}), ZeroGradOf(n, 2)};
+}
+
+std::vector<std::string> DataIndices(const NodeAttrs&) { return {"data", "indices"}; }
+
+}  // namespace
+
+NNVM_REGISTER_OP(gather_nd)
+    .describe("Gather elements or slices from data into an array of shape (Y_0, ..., Y_{K-1}, "
+              "X_M, ..., X_{N-1}) using indices of shape (M, Y_0, ..., Y_{K-1}); negative "
+              "indices count from the end.")
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .add_argument("data", "NDArray-or-Symbol", "data")
+    .add_argument("indices", "NDArray-or-Symbol", "indices")
+    .set_attr<FListInputNames>("FListInputNames", DataIndices)
+    .set_attr<FInferShape>("FInferShape", GatherNDShape)
+    .set_attr<FInferType>("FInferType", DataTypeOut)
+    .set_attr<FCompute>("FCompute<cpu>", GatherNDCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>{
+          GradNode(n, "_gather_nd_grad", {og[0], n->inputs[1], n->inputs[0]}), ZeroGradOf(n, 1)};
+    });
+
+NNVM_REGISTER_OP(_gather_nd_grad)
+    .describe("Internal: gradient of gather_nd (scatter-adds ograd into zeros shaped like "
+              "`like`).")
+    .set_num_inputs(3)
+    .set_num_outputs(1)
+    .add_argument("ograd", "NDArray-or-Symbol", "Gradient of gather_nd's output.")
+    .add_argument("indices", "NDArray-or-Symbol", "gather_nd's indices.")
+    .add_argument("like", "NDArray-or-Symbol", "gather_nd's data (for its shape).")
+    .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
+      return std::vector<std::string>{"ograd", "indices", "like"};
+    })
+    .set_attr<FInferShape>("FInferShape", GatherNDGradShape)
+    .set_attr<FInferType>("FInferType", DataTypeOut)
+    .set_attr<FCompute>("FCompute<cpu>", ScatterAddCompute)
+    .set_attr<FGradient>("FGradient", ScatterAddGrad);
+
+NNVM_REGISTER_OP(_backward_gather_nd)
+    .describe("Accumulates data into an array of the given shape at the indexed places "
+              "(scatter_nd that sums repeated indices).")
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<ScatterNDParam>)
+    .add_argument("data", "NDArray-or-Symbol", "data")
+    .add_argument("indices", "NDArray-or-Symbol", "indices")
+    .add_arguments(ScatterNDParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames", DataIndices)
+    .set_attr<FInferShape>("FInferShape", ScatterNDShape)
+    .set_attr<FInferType>("FInferType", DataTypeOut)
+    .set_attr<FCompute>("FCompute<cpu>", ScatterAddCompute)
+    .set_attr<FGradient>("FGradient", ScatterAddGrad);
+
+NNVM_REGISTER_OP(scatter_nd)
+    .describe("Scatters data into a new tensor of the given shape according to indices (the "
+              "inverse of gather_nd); places not indexed are 0, and for repeated indices the "
+              "last write wins.")
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<ScatterNDParam>)
+    .add_argument("data", "NDArray-or-Symbol", "data")
+    .add_argument("indices", "NDArray-or-Symbol", "indices")
+    .add_arguments(ScatterNDParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames", DataIndices)
+    .set_attr<FInferShape>("FInferShape", ScatterNDShape)
+    .set_attr<FInferType>("FInferType", DataTypeOut)
+    .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
+      return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+    })
+    .set_attr<FCompute>("FCompute<cpu>", ScatterNDCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>{GradNode(n, "gather_nd", {og[0], n->inputs[1]}),
+                                    ZeroGradOf(n, 1)};
+    });
+
+NNVM_REGISTER_OP(_scatter_set_nd)
+    .describe("Sets the places of lhs addressed by indices to rhs (advanced-index __setitem__).")
+    .set_num_inputs(3)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<ScatterNDParam>)
+    .add_argument("lhs", "NDArray-or-Symbol", "source input")
+    .add_argument("rhs", "NDArray-or-Symbol", "value to assign")
+    .add_argument("indices", "NDArray-or-Symbol", "indices")
+    .add_arguments(ScatterNDParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
+      return std::vector<std::string>{"lhs", "rhs", "indices"};
+    })
+    .set_attr<FInferShape>("FInferShape", ScatterSetNDShape)
+    .set_attr<FInferType>("FInferType", ScatterSetNDType)
+    .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
+    .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
+      return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+    })
+    .set_attr<FCompute>("FCompute<cpu>", ScatterSetNDCompute)
+    .set_attr<FGradient>("FGradient", ScatterSetNDGrad);
+
+// ================================================================ one_hot
+struct OneHotParam : public dmlc::Parameter<OneHotParam> {
+  int64_t depth;
+  double on_value;
+  double off_value;
+  int dtype;
+  DMLC_DECLARE_PARAMETER(OneHotParam) {
+    DMLC_DECLARE_FIELD(depth).describe("Depth of the one hot dimension.");
+    DMLC_DECLARE_FIELD(on_value).set_default(1.0).describe(
+        "The value assigned to the locations represented by indices.");
+    DMLC_DECLARE_FIELD(off_value).set_default(0.0).describe(
+        "The value assigned to the locations not represented by indices.");
+    DMLC_DECLARE_FIELD(dtype)
+        .set_default(kFloat32)
+        .add_enum("float32", kFloat32)
+        .add_enum("float64", kFloat64)
+        .add_enum("float16", kFloat16)
+        .add_enum("uint8", kUint8)
+        .add_enum("int8", kInt8)
+        .add_enum("int32", kInt32)
+        .add_enum("int64", kInt64)
+        .add_enum("bool", kBool)
+        .describe("DType of the output");
+  }
+};
+DMLC_REGISTER_PARAMETER(OneHotParam);
+
+namespace {
+bool OneHotShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const TShape& idx = (*in)[0];
+  if (!idx.IsKnown()) return false;
+  const int64_t depth = Param<OneHotParam>(attrs).depth;
+  if (depth < 0) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": argument depth must be non-negative, "
+               << "given " << depth;
+  }
+  std::vector<dim_t> o(idx.begin(), idx.end());
+  o.push_back(depth);
+  AssignShape(attrs, "output", &(*out)[0], ShapeOf(o));
+  return true;
+}
+
+bool OneHotType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  AssignType(attrs, "output", &(*out)[0], Param<OneHotParam>(attrs).dtype);
+  return (*in)[0] >= 0;
+}
+
+void OneHotCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  const OneHotParam& p = Param<OneHotParam>(attrs);
+  std::vector<int64_t> idx = ReadIndices(in[0]);
+  const int64_t depth = p.depth;
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, {
+    DType* o = out[0].dptr<DType>();
+    const DType on = ScalarAs<DType>(p.on_value), off = ScalarAs<DType>(p.off_value);
+    const OpReqType r = req[0];
+    ParallelFor(static_cast<index_t>(idx.size()), [&](index_t i) {
+      DType* row = o + i * depth;
+      for (int64_t j = 0; j < depth; ++j) Assign(row + j, r, j == idx[i] ? on : off);
+    });
+  });
+}
+}  // namespace
+
+NNVM_REGISTER_OP(one_hot)
+    .describe("Returns a one-hot array: the output has shape indices.shape + (depth,), with "
+              "on_value where the last index equals the index value and off_value elsewhere "
+              "(indices outside [0, depth) give rows of off_value).")
+    .set_num_inputs(1)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<OneHotParam>)
+    .add_argument("indices", "NDArray-or-Symbol", "array of locations where to set on_value")
+    .add_arguments(OneHotParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames",
+                               [](const NodeAttrs&) { return std::vector<std::string>{"indices"}; })
+    .set_attr<FInferShape>("FInferShape", OneHotShape)
+    .set_attr<FInferType>("FInferType", OneHotType)
+    .set_attr<FCompute>("FCompute<cpu>", OneHotCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>&) {
+      return ZeroGrads(n);
+    });
+
+}  // namespace op
+}  // namespace mxnet

@@ -1,0 +1,414 @@
+// Array-creating operators: _zeros, _ones, _full, _arange, _eye, _linspace (shape, ctx and
+// dtype arguments as MXNet 1.9) and zeros_like, ones_like.
+#include <dmlc/optional.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+#include "operator/tensor/elemwise_unary_kernel.h"
+
+namespace mxnet {
+namespace op {
+namespace {
+
+/*! \brief A shape argument parsed from MXNet's text forms: "(2, 3)", "[2,3]", "(4,)", "4",
+ *  "()" (a scalar) or "None" (not given: unknown). */
+struct ShapeArg : public TShape {
+  ShapeArg() = default;
+  ShapeArg(const TShape& s) : TShape(s) {}  // NOLINT(runtime/explicit)
+};
+
+std::istream& operator>>(std::istream& is, ShapeArg& shape) {
+  std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+  is.clear();
+  is.setstate(std::ios::eofbit);
+  auto fail = [&is]() -> std::istream& {
+    is.setstate(std::ios::failbit);
+    return is;
+  };
+  size_t b = text.find_first_not_of(" \t\n");
+  size_t e = text.find_last_not_of(" \t\n");
+  if (b == std::string::npos) return fail();
+  text = text.substr(b, e - b + 1);
+  if (text == "None") {
+    shape = ShapeArg();
+    return is;
+  }
+  const bool bracketed = (text.front() == '(' && text.back() == ')') ||
+                         (text.front() == '[' && text.back() == ']');
+  if (bracketed) text = text.substr(1, text.size() - 2);
+  std::vector<std::string> items;
+  for (size_t pos = 0;;) {
+    size_t comma = text.find(',', pos);
+    items.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  std::vector<dim_t> dims;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string item = items[i];
+    size_t ib = item.find_first_not_of(" \t\n"), ie = item.find_last_not_of(" \t\nL");
+    if (ib == std::string::npos) {
+      // Empty: "()" or the trailing comma of "(4,)"; nothing else.
+      const bool whole_empty = items.size() == 1 && bracketed;
+      const bool trailing = i + 1 == items.size() && i > 0;
+      if (!whole_empty && !trailing) return fail();
+      continue;
+    }
+    item = item.substr(ib, ie - ib + 1);
+    if (item == "None") {
+      dims.push_back(-1);
+      continue;
+    }
+    size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(item, &used);
+    } catch (...) {
+      return fail();
+    }
+    if (used != item.size()) return fail();
+    dims.push_back(static_cast<dim_t>(v));
+  }
+  if (!bracketed && dims.size() != 1) return fail();
+  shape = ShapeArg(TShape(dims.begin(), dims.end()));
+  return is;
+}
+
+}  // namespace
+}  // namespace op
+}  // namespace mxnet
+
+namespace dmlc {
+DMLC_DECLARE_TYPE_NAME(::mxnet::op::ShapeArg, "Shape(tuple)");
+}  // namespace dmlc
+
+namespace mxnet {
+namespace op {
+namespace {
+
+#define MXNET_INIT_CTX_FIELD_                                                          \
+  DMLC_DECLARE_FIELD(ctx).set_default("").describe(                                    \
+      "Device of the output, as cpu(n), gpu(n) or cpu_pinned(n); only used for "       \
+      "imperative calls.")
+#define MXNET_INIT_DTYPE_ENUMS_(field)                                                 \
+  field.add_enum("float32", kFloat32)                                                  \
+      .add_enum("float64", kFloat64)                                                   \
+      .add_enum("float16", kFloat16)                                                   \
+      .add_enum("uint8", kUint8)                                                       \
+      .add_enum("int8", kInt8)                                                         \
+      .add_enum("int32", kInt32)                                                       \
+      .add_enum("int64", kInt64)
+
+struct InitOpParam : public dmlc::Parameter<InitOpParam> {
+  ShapeArg shape;
+  std::string ctx;
+  int dtype;
+  DMLC_DECLARE_PARAMETER(InitOpParam) {
+    DMLC_DECLARE_FIELD(shape).set_default(ShapeArg()).describe("The shape of the output.");
+    MXNET_INIT_CTX_FIELD_;
+    MXNET_INIT_DTYPE_ENUMS_(DMLC_DECLARE_FIELD(dtype).set_default(kFloat32))
+        .add_enum("bool", kBool)
+        .describe("Data type of the output.");
+  }
+};
+DMLC_REGISTER_PARAMETER(InitOpParam);
+
+struct InitOpWithScalarParam : public dmlc::Parameter<InitOpWithScalarParam> {
+  ShapeArg shape;
+  std::string ctx;
+  int dtype;
+  double value;
+  DMLC_DECLARE_PARAMETER(InitOpWithScalarParam) {
+    DMLC_DECLARE_FIELD(shape).set_default(ShapeArg()).describe("The shape of the output.");
+    MXNET_INIT_CTX_FIELD_;
+    MXNET_INIT_DTYPE_ENUMS_(DMLC_DECLARE_FIELD(dtype).set_default(kFloat32))
+        .add_enum("bool", kBool)
+        .describe("Data type of the output.");
+    DMLC_DECLARE_FIELD(value).describe("The value every element of the output takes.");
+  }
+};
+DMLC_REGISTER_PARAMETER(InitOpWithScalarParam);
+
+struct RangeParam : public dmlc::Parameter<RangeParam> {
+  double start;
+  dmlc::optional<double> stop;
+  double step;
+  int repeat;
+  bool infer_range;
+  std::string ctx;
+  int dtype;
+  DMLC_DECLARE_PARAMETER(RangeParam) {
+    DMLC_DECLARE_FIELD(start).describe(
+        "First value of the interval; when stop is not given, the end of the interval "
+        "(which then starts at 0).");
+    DMLC_DECLARE_FIELD(stop)
+        .set_default(dmlc::optional<double>())
+        .describe("End of the interval, not included.");
+    DMLC_DECLARE_FIELD(step).set_default(1).describe("Distance between two values.");
+    DMLC_DECLARE_FIELD(repeat).set_default(1).describe(
+        "How many times each value is repeated in a row.");
+    DMLC_DECLARE_FIELD(infer_range).set_default(false).describe(
+        "When true and stop is not given, the length comes from the output's inferred shape.");
+    MXNET_INIT_CTX_FIELD_;
+    MXNET_INIT_DTYPE_ENUMS_(DMLC_DECLARE_FIELD(dtype).set_default(kFloat32))
+        .describe("Data type of the output.");
+  }
+};
+DMLC_REGISTER_PARAMETER(RangeParam);
+
+struct EyeParam : public dmlc::Parameter<EyeParam> {
+  int64_t N;
+  int64_t M;
+  int64_t k;
+  std::string ctx;
+  int dtype;
+  DMLC_DECLARE_PARAMETER(EyeParam) {
+    DMLC_DECLARE_FIELD(N).describe("Number of rows of the output.");
+    DMLC_DECLARE_FIELD(M).set_default(0).describe("Number of columns; 0 means N.");
+    DMLC_DECLARE_FIELD(k).set_default(0).describe(
+        "Diagonal holding the ones: 0 the main one, positive above it, negative below.");
+    MXNET_INIT_CTX_FIELD_;
+    MXNET_INIT_DTYPE_ENUMS_(DMLC_DECLARE_FIELD(dtype).set_default(kFloat32))
+        .describe("Data type of the output.");
+  }
+};
+DMLC_REGISTER_PARAMETER(EyeParam);
+
+struct LinspaceParam : public dmlc::Parameter<LinspaceParam> {
+  double start;
+  double stop;
+  int num;
+  bool endpoint;
+  std::string ctx;
+  int dtype;
+  DMLC_DECLARE_PARAMETER(LinspaceParam) {
+    DMLC_DECLARE_FIELD(start).describe("First value of the sequence.");
+    DMLC_DECLARE_FIELD(stop).describe("Last value of the sequence (see endpoint).");
+    DMLC_DECLARE_FIELD(num).describe("Number of values, at least 0.");
+    DMLC_DECLARE_FIELD(endpoint).set_default(true).describe(
+        "Whether stop is the last value; otherwise the values stop one step before it.");
+    MXNET_INIT_CTX_FIELD_;
+    MXNET_INIT_DTYPE_ENUMS_(DMLC_DECLARE_FIELD(dtype).set_default(kFloat32))
+        .describe("Data type of the output.");
+  }
+};
+DMLC_REGISTER_PARAMETER(LinspaceParam);
+
+#undef MXNET_INIT_CTX_FIELD_
+#undef MXNET_INIT_DTYPE_ENUMS_
+
+// ---------------------------------------------------------------- inference
+/*! \brief Output shape from the shape argument; when it is not given, the output's shape
+ *  must come from elsewhere (a symbolic graph). */
+template <typename PType>
+bool InitShape(const NodeAttrs& attrs, std::vector<TShape>*, std::vector<TShape>* out) {
+  const TShape& shape = Param<PType>(attrs).shape;
+  if (shape.is_none()) return (*out)[0].IsKnown();
+  for (dim_t d : shape) {
+    CHECK_GE(d, 0) << "Operator " << attrs.op->name << ": argument shape expected non-negative "
+                   << "dimensions, given " << shape;
+  }
+  AssignShape(attrs, "output", &(*out)[0], shape);
+  return true;
+}
+
+template <typename PType>
+bool InitType(const NodeAttrs& attrs, std::vector<int>*, std::vector<int>* out) {
+  AssignType(attrs, "output", &(*out)[0], Param<PType>(attrs).dtype);
+  return true;
+}
+
+void RangeParser(NodeAttrs* attrs) {
+  ParamParser<RangeParam>(attrs);
+  RangeParam& p = *std::any_cast<RangeParam>(&attrs->parsed);
+  if (!p.infer_range && !p.stop.has_value()) {  // arange(n) means [0, n)
+    p.stop = p.start;
+    p.start = 0;
+  }
+}
+
+bool RangeShape(const NodeAttrs& attrs, std::vector<TShape>*, std::vector<TShape>* out) {
+  const auto& p = Param<RangeParam>(attrs);
+  CHECK(p.step != 0) << "Operator " << attrs.op->name << ": argument step expected non-zero, "
+                     << "given " << p.step;
+  CHECK_GT(p.repeat, 0) << "Operator " << attrs.op->name << ": argument repeat expected > 0, "
+                        << "given " << p.repeat;
+  if (!p.stop.has_value()) return (*out)[0].IsKnown();  // infer_range: length from the graph
+  const double stop = p.stop.value();
+  CHECK((p.step > 0 && p.start < stop) || (p.step < 0 && p.start > stop))
+      << "Operator " << attrs.op->name << ": invalid range (start, stop, step) = (" << p.start
+      << ", " << stop << ", " << p.step << "), expected a non-empty interval";
+  const double len = std::ceil((stop - p.start) / p.step) * p.repeat;
+  AssignShape(attrs, "output", &(*out)[0], TShape({static_cast<dim_t>(len)}));
+  return true;
+}
+
+bool EyeShape(const NodeAttrs& attrs, std::vector<TShape>*, std::vector<TShape>* out) {
+  const auto& p = Param<EyeParam>(attrs);
+  CHECK_GE(p.N, 0) << "Operator " << attrs.op->name << ": argument N expected >= 0, given " << p.N;
+  CHECK_GE(p.M, 0) << "Operator " << attrs.op->name << ": argument M expected >= 0, given " << p.M;
+  AssignShape(attrs, "output", &(*out)[0], TShape({p.N, p.M > 0 ? p.M : p.N}));
+  return true;
+}
+
+bool LinspaceShape(const NodeAttrs& attrs, std::vector<TShape>*, std::vector<TShape>* out) {
+  const auto& p = Param<LinspaceParam>(attrs);
+  CHECK_GE(p.num, 0) << "Operator " << attrs.op->name << ": argument num expected >= 0, given "
+                     << p.num;
+  AssignShape(attrs, "output", &(*out)[0], TShape({static_cast<dim_t>(p.num)}));
+  return true;
+}
+
+// ---------------------------------------------------------------- kernels
+/*! \brief Every element of out set to (or, with kAddTo, increased by) v. */
+template <typename DType>
+void FillValue(const TBlob& out, OpReqType req, DType v) {
+  const index_t n = static_cast<index_t>(out.Size());
+  DType* p = out.dptr<DType>();
+  if (req == kNullOp || n == 0) return;
+  if (req == kAddTo) {
+    if (ConvertValue<bool>(v)) ParallelFor(n, [&](index_t i) { p[i] = DType(p[i] + v); });
+    return;
+  }
+  bool zero_bits = true;  // 0, 0.0 and false are all-zero bytes in every dtype
+  const unsigned char* vb = reinterpret_cast<const unsigned char*>(&v);
+  for (size_t i = 0; i < sizeof(DType); ++i) zero_bits = zero_bits && vb[i] == 0;
+  if (zero_bits) {
+    ParallelChunks(n, 1 << 16, [&](index_t b, index_t e) {
+      std::memset(static_cast<void*>(p + b), 0, (e - b) * sizeof(DType));
+    });
+  } else {
+    ParallelFor(n, [&](index_t i) { p[i] = v; });
+  }
+}
+
+template <int kValue>
+void FillConstCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>&,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, { FillValue(out[0], req[0], ScalarAs<DType>(kValue)); });
+}
+
+void FullCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>&,
+                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const double value = Param<InitOpWithScalarParam>(attrs).value;
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, { FillValue(out[0], req[0], ScalarAs<DType>(value)); });
+}
+
+void RangeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>&,
+                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const auto& p = Param<RangeParam>(attrs);
+  const index_t repeat = p.repeat;
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, {
+    DType* o = out[0].dptr<DType>();
+    ParallelFor(static_cast<index_t>(out[0].Size()), [&](index_t i) {
+      DType v;
+      if constexpr (std::is_integral<DType>::value) {  // start and step in DType, as MXNet
+        v = static_cast<DType>(ScalarAs<DType>(p.start) + (i / repeat) * ScalarAs<DType>(p.step));
+      } else {
+        v = DType(p.start + static_cast<double>(i / repeat) * p.step);
+      }
+      Assign(o + i, req[0], v);
+    });
+  });
+}
+
+void EyeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>&,
+                const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const auto& p = Param<EyeParam>(attrs);
+  const index_t rows = out[0].shape_[0], cols = out[0].shape_[1], k = p.k;
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, {
+    DType* o = out[0].dptr<DType>();
+    FillValue(out[0], req[0], DType(0));
+    if (req[0] != kNullOp) {
+      ParallelFor(rows, [&](index_t r) {
+        const index_t c = r + k;
+        if (c >= 0 && c < cols) Assign(o + r * cols + c, req[0], ScalarAs<DType>(1));
+      });
+    }
+  });
+}
+
+void LinspaceCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>&,
+                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const auto& p = Param<LinspaceParam>(attrs);
+  const int intervals = p.endpoint ? p.num - 1 : p.num;
+  const double step = intervals > 0 ? (p.stop - p.start) / intervals : 0.0;
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, {
+    DType* o = out[0].dptr<DType>();
+    ParallelFor(static_cast<index_t>(out[0].Size()), [&](index_t i) {
+      Assign(o + i, req[0], ConvertValue<DType>(p.start + step * static_cast<double>(i)));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- registration
+std::vector<std::string> NoInputs(const NodeAttrs&) { return {}; }
+std::vector<std::string> DataInput(const NodeAttrs&) { return {"data"}; }
+
+void RegisterInit(const char* name, const char* doc,
+                  const std::vector<dmlc::ParamFieldInfo>& fields, void (*parser)(NodeAttrs*),
+                  FInferShape shape, FInferType type, FCompute fcompute) {
+  nnvm::Op::Register(name)
+      .describe(doc)
+      .set_num_inputs(0)
+      .set_num_outputs(1)
+      .set_attr_parser(parser)
+      .add_arguments(fields)
+      .set_attr<FListInputNames>("FListInputNames", NoInputs)
+      .set_attr<FInferShape>("FInferShape", shape)
+      .set_attr<FInferType>("FInferType", type)
+      .set_attr<FCompute>("FCompute<cpu>", fcompute)
+      .set_attr<TIsNonDifferentiable>("TIsNonDifferentiable", true);
+}
+
+nnvm::Op& RegisterLike(const char* name, const char* doc, FCompute fcompute) {
+  return nnvm::Op::Register(name)
+      .describe(doc)
+      .set_num_inputs(1)
+      .set_num_outputs(1)
+      .add_argument("data", "NDArray-or-Symbol", "The input; only its shape and dtype are used.")
+      .set_attr<FListInputNames>("FListInputNames", DataInput)
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)
+      .set_attr<FInferType>("FInferType", ElemwiseType)
+      .set_attr<FCompute>("FCompute<cpu>", fcompute)
+      .set_attr<TIsNonDifferentiable>("TIsNonDifferentiable", true);
+}
+
+const bool reg_init_ops_ [[maybe_unused]] = [] {
+#define MXNET_INIT_ARGS_(PType, parser) \
+  PType::__FIELDS__(), parser, InitShape<PType>, InitType<PType>
+  RegisterInit("_zeros", "Returns an array of the given shape filled with zeros.",
+               MXNET_INIT_ARGS_(InitOpParam, ParamParser<InitOpParam>), FillConstCompute<0>);
+  RegisterInit("_ones", "Returns an array of the given shape filled with ones.",
+               MXNET_INIT_ARGS_(InitOpParam, ParamParser<InitOpParam>), FillConstCompute<1>);
+  RegisterInit("_full", "Returns an array of the given shape with every element equal to value.",
+               MXNET_INIT_ARGS_(InitOpWithScalarParam, ParamParser<InitOpWithScalarParam>),
+               FullCompute);
+#undef MXNET_INIT_ARGS_
+  RegisterInit("_arange",
+               "Returns evenly spaced values in [start, stop), step apart, each repeated "
+               "`repeat` times.",
+               RangeParam::__FIELDS__(), RangeParser, RangeShape, InitType<RangeParam>,
+               RangeCompute);
+  RegisterInit("_eye", "Returns a 2-D array with ones on the k-th diagonal and zeros elsewhere.",
+               EyeParam::__FIELDS__(), ParamParser<EyeParam>, EyeShape, InitType<EyeParam>,
+               EyeCompute);
+  RegisterInit("_linspace", "Returns num evenly spaced values from start to stop (see endpoint).",
+               LinspaceParam::__FIELDS__(), ParamParser<LinspaceParam>, LinspaceShape,
+               InitType<LinspaceParam>, LinspaceCompute);
+  RegisterLike("zeros_like", "Returns an array of zeros with the shape and dtype of the input.",
+               FillConstCompute<0>);
+  RegisterLike("ones_like", "Returns an array of ones with the shape and dtype of the input.",
+               FillConstCompute<1>);
+  return true;
+}();
+
+}  // namespace
+}  // namespace op
+}  // namespace mxnet

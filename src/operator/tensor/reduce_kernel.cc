@@ -1,0 +1,449 @@
+// Reduction loops: MXNet's axis rules, the staged (outer, reduce, inner) kernel with blocked
+// accumulation, first-index arg-reductions and the dtype-converting copy.
+//
+// A reduction over any axis set is planned on the merged shape (size-1 dims dropped, neighbours
+// that are both kept or both reduced merged). One reduced group is one stage; separated groups
+// (e.g. axes 0 and 2 of (N, C, HW)) are reduced one after another, last group first, through
+// accumulator-typed scratch. Work is split into fixed-size pieces whose partial results are
+// combined in a fixed order, so results do not depend on the number of threads.
+#include "operator/tensor/reduce_kernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace mxnet {
+namespace op {
+
+std::vector<bool> ReduceAxesMask(const NodeAttrs& attrs, const char* arg_name, const TShape& shape,
+                                 const dmlc::optional<DimTuple>& axis, bool exclude) {
+  const int nd = shape.ndim();
+  std::vector<bool> mask(nd, true);
+  if (!axis.has_value() || axis.value().ndim() == 0) return mask;
+  std::vector<bool> listed(nd, false);
+  for (int64_t a : axis.value().v) {
+    int64_t b = a < 0 ? a + nd : a;
+    if (b < 0 || b >= nd) {
+      LOG(FATAL) << "Operator " << attrs.op->name << ": argument " << arg_name << " is "
+                 << axis.value() << ", expected axes in [" << -nd << ", " << nd
+                 << ") for an input of shape " << shape;
+    }
+    if (listed[b]) {
+      LOG(FATAL) << "Operator " << attrs.op->name << ": argument " << arg_name << " is "
+                 << axis.value() << ", expected distinct axes, but axis " << b
+                 << " is given twice for an input of shape " << shape;
+    }
+    listed[b] = true;
+  }
+  for (int i = 0; i < nd; ++i) mask[i] = listed[i] != exclude;
+  return mask;
+}
+
+TShape ReducedShape(const TShape& shape, const std::vector<bool>& mask, bool keepdims) {
+  std::vector<dim_t> dims;
+  for (int i = 0; i < shape.ndim(); ++i) {
+    if (!mask[i]) dims.push_back(shape[i]);
+    else if (keepdims) dims.push_back(1);
+  }
+  if (dims.empty()) dims.push_back(1);
+  return TShape(dims.begin(), dims.end());
+}
+
+index_t ReducedCount(const TShape& shape, const std::vector<bool>& mask) {
+  index_t n = 1;
+  for (int i = 0; i < shape.ndim(); ++i) {
+    if (mask[i]) n *= shape[i];
+  }
+  return n;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- element maps (first pass)
+struct MapId {
+  template <typename A, typename T> static A Do(T x) { return static_cast<A>(x); }
+};
+struct MapNanZero {
+  template <typename A, typename T> static A Do(T x) {
+    A v = static_cast<A>(x);
+    return v != v ? A(0) : v;
+  }
+};
+struct MapNanOne {
+  template <typename A, typename T> static A Do(T x) {
+    A v = static_cast<A>(x);
+    return v != v ? A(1) : v;
+  }
+};
+struct MapAbs {
+  template <typename A, typename T> static A Do(T x) {
+    A v = static_cast<A>(x);
+    return v < A(0) ? A(-v) : v;
+  }
+};
+struct MapSquare {
+  template <typename A, typename T> static A Do(T x) {
+    A v = static_cast<A>(x);
+    return v * v;
+  }
+};
+
+// ---------------------------------------------------------------- accumulators
+struct AccSum {
+  template <typename A> static A Init() { return A(0); }
+  template <typename A> static void Red(A& a, A b) { a += b; }  // NOLINT(runtime/references)
+};
+struct AccProd {
+  template <typename A> static A Init() { return A(1); }
+  template <typename A> static void Red(A& a, A b) { a *= b; }  // NOLINT(runtime/references)
+};
+// NaN is sticky in max/min, as in numpy and MXNet.
+struct AccMax {
+  template <typename A> static A Init() {
+    return std::numeric_limits<A>::has_infinity ? -std::numeric_limits<A>::infinity()
+                                                : std::numeric_limits<A>::lowest();
+  }
+  template <typename A> static void Red(A& a, A b) {  // NOLINT(runtime/references)
+    if (b > a || b != b) a = b;
+  }
+};
+struct AccMin {
+  template <typename A> static A Init() {
+    return std::numeric_limits<A>::has_infinity ? std::numeric_limits<A>::infinity()
+                                                : std::numeric_limits<A>::max();
+  }
+  template <typename A> static void Red(A& a, A b) {  // NOLINT(runtime/references)
+    if (b < a || b != b) a = b;
+  }
+};
+
+// Accumulator types.
+template <typename D> struct SumAcc { using type = int64_t; };
+template <> struct SumAcc<half_t> { using type = float; };
+template <> struct SumAcc<float> { using type = double; };
+template <> struct SumAcc<double> { using type = double; };
+template <typename D> struct MaxAcc { using type = int64_t; };
+template <> struct MaxAcc<half_t> { using type = float; };
+template <> struct MaxAcc<float> { using type = float; };
+template <> struct MaxAcc<double> { using type = double; };
+
+enum Finish { kFinNone, kFinDiv, kFinSqrt };
+
+template <typename A>
+inline A Finalize(A a, int fin, index_t count) {
+  if (fin == kFinDiv) {
+    if constexpr (std::is_integral<A>::value) {
+      return count == 0 ? A(0) : A(a / static_cast<A>(count));
+    } else {
+      return a / static_cast<A>(count);
+    }
+  }
+  if (fin == kFinSqrt) return static_cast<A>(std::sqrt(static_cast<double>(a)));
+  return a;
+}
+
+/*! \brief Write v to *o in o's dtype, honouring req. */
+template <typename OT, typename V>
+inline void Put(OT* o, OpReqType req, V v) {
+  if (req == kAddTo) *o = static_cast<OT>(static_cast<V>(*o) + v);
+  else *o = static_cast<OT>(v);
+}
+
+constexpr int kLanes = 16;          // independent accumulators of a contiguous row
+constexpr index_t kBlock = 8192;    // row elements per partial result
+constexpr index_t kTile = 256;      // inner elements per work item of a strided reduction
+
+/*! \brief Reduction of a contiguous row with kLanes independent accumulators (vectorizable,
+ *  and each accumulator sees only n / kLanes terms), combined pairwise. */
+template <typename Acc, typename Map, typename A, typename IT>
+inline A RowReduce(const IT* x, index_t n) {
+  A lanes[kLanes];
+  for (int j = 0; j < kLanes; ++j) lanes[j] = Acc::template Init<A>();
+  index_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) Acc::Red(lanes[j], Map::template Do<A>(x[i + j]));
+  }
+  for (int j = 0; i < n; ++i, ++j) Acc::Red(lanes[j], Map::template Do<A>(x[i]));
+  for (int w = kLanes / 2; w > 0; w /= 2) {
+    for (int j = 0; j < w; ++j) Acc::Red(lanes[j], lanes[j + w]);
+  }
+  return lanes[0];
+}
+
+/*! \brief out[o, i] = finish(reduce_r map(in[o, r, i])) for in seen as (O, R, I). */
+template <typename Acc, typename Map, typename A, typename IT, typename OT>
+void Stage(const IT* in, OT* out, index_t O, index_t R, index_t I, int fin, index_t count,
+           OpReqType req) {
+  if (I == 1) {
+    const index_t nb = (R + kBlock - 1) / kBlock;
+    if (nb <= 1) {
+      ParallelForWork(O, std::max<index_t>(R, 1), [&](index_t o) {
+        Put(out + o, req, Finalize(RowReduce<Acc, Map, A>(in + o * R, R), fin, count));
+      });
+      return;
+    }
+    std::vector<A> part(O * nb);
+    ParallelForWork(O * nb, kBlock, [&](index_t t) {
+      const index_t o = t / nb, beg = (t % nb) * kBlock;
+      part[t] = RowReduce<Acc, Map, A>(in + o * R + beg, std::min(kBlock, R - beg));
+    });
+    ParallelForWork(O, nb, [&](index_t o) {
+      A a = part[o * nb];
+      for (index_t b = 1; b < nb; ++b) Acc::Red(a, part[o * nb + b]);
+      Put(out + o, req, Finalize(a, fin, count));
+    });
+    return;
+  }
+  // Strided: each work item owns a tile of up to kTile inner positions of one outer index and
+  // accumulates whole rows into it (contiguous, vectorizable inner loop).
+  const index_t ntile = (I + kTile - 1) / kTile;
+  const index_t items = O * ntile;
+  const index_t width = std::min(I, kTile);
+  // Few tiles and a long reduced axis: split the reduced axis into fixed chunks as well.
+  index_t rc = R;
+  if (items < 64 && R * width >= 2 * kParallelGrain) rc = std::max<index_t>(1, kParallelGrain / width);
+  const index_t nr = R == 0 ? 1 : (R + rc - 1) / rc;
+  auto tile = [&](index_t o, index_t i0, index_t w, index_t r0, index_t r1, A* acc) {
+    for (index_t b = 0; b < w; ++b) acc[b] = Acc::template Init<A>();
+    const IT* base = in + o * R * I + i0;
+    for (index_t r = r0; r < r1; ++r) {
+      const IT* row = base + r * I;
+      for (index_t b = 0; b < w; ++b) Acc::Red(acc[b], Map::template Do<A>(row[b]));
+    }
+  };
+  if (nr == 1) {
+    ParallelForWork(items, R * width, [&](index_t t) {
+      const index_t o = t / ntile, i0 = (t % ntile) * kTile, w = std::min(kTile, I - i0);
+      A acc[kTile];
+      tile(o, i0, w, 0, R, acc);
+      OT* dst = out + o * I + i0;
+      for (index_t b = 0; b < w; ++b) Put(dst + b, req, Finalize(acc[b], fin, count));
+    });
+    return;
+  }
+  const index_t n_out = O * I;
+  std::vector<A> part(nr * n_out);
+  ParallelForWork(items * nr, rc * width, [&](index_t t) {
+    const index_t c = t / items, rest = t % items;
+    const index_t o = rest / ntile, i0 = (rest % ntile) * kTile, w = std::min(kTile, I - i0);
+    tile(o, i0, w, c * rc, std::min(R, (c + 1) * rc), &part[c * n_out + o * I + i0]);
+  });
+  ParallelForWork(n_out, nr, [&](index_t j) {
+    A a = part[j];
+    for (index_t c = 1; c < nr; ++c) Acc::Red(a, part[c * n_out + j]);
+    Put(out + j, req, Finalize(a, fin, count));
+  });
+}
+
+template <typename IT, typename OT>
+void CastLoop(const IT* in, OT* out, index_t n, double scale, OpReqType req) {
+  if (scale == 1.0) {
+    ParallelFor(n, [&](index_t i) { Put(out + i, req, in[i]); });
+  } else {
+    ParallelFor(n, [&](index_t i) { Put(out + i, req, static_cast<double>(in[i]) * scale); });
+  }
+}
+
+/*! \brief Merged shape: extents and whether each is reduced; size-1 dims dropped. */
+struct ReducePlan {
+  std::vector<index_t> dims;
+  std::vector<bool> red;
+  ReducePlan(const TShape& s, const std::vector<bool>& mask) {
+    for (int i = 0; i < s.ndim(); ++i) {
+      if (s[i] == 1) continue;
+      if (!dims.empty() && red.back() == mask[i]) {
+        dims.back() *= s[i];
+      } else {
+        dims.push_back(s[i]);
+        red.push_back(mask[i]);
+      }
+    }
+  }
+};
+
+// Every stage accumulates into scratch of the accumulator type; one conversion pass writes the
+// (much smaller) result in the output dtype. This keeps one kernel instance per accumulator.
+template <typename Acc, typename Map, typename A, typename D>
+void RunReduce(const OpContext& ctx, const ReducePlan& plan, const TBlob& in, int fin,
+               index_t count, OpReqType req, const TBlob& out) {
+  auto prod = [](const std::vector<index_t>& d, size_t b, size_t e) {
+    index_t n = 1;
+    for (size_t i = b; i < e; ++i) n *= d[i];
+    return n;
+  };
+  std::vector<int> groups;  // indices of reduced groups in plan.dims
+  for (size_t g = 0; g < plan.dims.size(); ++g) {
+    if (plan.red[g]) groups.push_back(static_cast<int>(g));
+  }
+  std::vector<index_t> dims = plan.dims;
+  if (groups.empty()) {  // nothing folded (all reduced extents are 1): map and finish only
+    dims.assign(1, 1);
+    groups.push_back(0);
+    dims.push_back(static_cast<index_t>(in.Size()));
+  }
+  const size_t g_last = groups.back();
+  const index_t first_out = prod(dims, 0, g_last) * prod(dims, g_last + 1, dims.size());
+  const index_t n_buf = groups.size() > 1 ? 2 : 1;
+  A* buf[2];
+  buf[0] = static_cast<A*>(ctx.RequestTempSpace(sizeof(A) * std::max<index_t>(1, n_buf * first_out)));
+  buf[1] = buf[0] + first_out;
+  int cur = 0;
+  index_t n_out = first_out;
+  for (size_t k = groups.size(); k-- > 0;) {
+    const size_t g = groups[k];
+    const index_t O = prod(dims, 0, g), R = dims[g], I = prod(dims, g + 1, dims.size());
+    const int f = k == 0 ? fin : kFinNone;
+    if (k + 1 == groups.size()) {
+      Stage<Acc, Map, A>(in.dptr<D>(), buf[0], O, R, I, f, count, kWriteTo);
+    } else {
+      Stage<Acc, MapId, A>(buf[cur], buf[1 - cur], O, R, I, f, count, kWriteTo);
+      cur = 1 - cur;
+    }
+    dims.erase(dims.begin() + g);
+    n_out = O * I;
+  }
+  MXNET_TYPE_SWITCH(out.type_flag_, OT, { CastLoop(buf[cur], out.dptr<OT>(), n_out, 1.0, req); });
+}
+
+template <typename D>
+void ReduceTyped(const OpContext& ctx, ReduceKind kind, const ReducePlan& plan, const TBlob& in,
+                 index_t count, OpReqType req, const TBlob& out) {
+  using S = typename SumAcc<D>::type;
+  using M = typename MaxAcc<D>::type;
+  switch (kind) {
+    case ReduceKind::kSum:
+      return RunReduce<AccSum, MapId, S, D>(ctx, plan, in, kFinNone, count, req, out);
+    case ReduceKind::kMean:
+      return RunReduce<AccSum, MapId, S, D>(ctx, plan, in, kFinDiv, count, req, out);
+    case ReduceKind::kProd:
+      return RunReduce<AccProd, MapId, S, D>(ctx, plan, in, kFinNone, count, req, out);
+    case ReduceKind::kMax:
+      return RunReduce<AccMax, MapId, M, D>(ctx, plan, in, kFinNone, count, req, out);
+    case ReduceKind::kMin:
+      return RunReduce<AccMin, MapId, M, D>(ctx, plan, in, kFinNone, count, req, out);
+    case ReduceKind::kNanSum:
+      if constexpr (!std::is_floating_point<S>::value || std::is_same<D, bool>::value) {
+        return RunReduce<AccSum, MapId, S, D>(ctx, plan, in, kFinNone, count, req, out);
+      } else {
+        return RunReduce<AccSum, MapNanZero, S, D>(ctx, plan, in, kFinNone, count, req, out);
+      }
+    case ReduceKind::kNanProd:
+      if constexpr (!std::is_floating_point<S>::value || std::is_same<D, bool>::value) {
+        return RunReduce<AccProd, MapId, S, D>(ctx, plan, in, kFinNone, count, req, out);
+      } else {
+        return RunReduce<AccProd, MapNanOne, S, D>(ctx, plan, in, kFinNone, count, req, out);
+      }
+    case ReduceKind::kNorm1:
+      return RunReduce<AccSum, MapAbs, double, D>(ctx, plan, in, kFinNone, count, req, out);
+    case ReduceKind::kNorm2:
+      return RunReduce<AccSum, MapSquare, double, D>(ctx, plan, in, kFinSqrt, count, req, out);
+  }
+}
+
+/*! \brief True when candidate b beats the current best a (the first NaN wins). */
+template <bool kMax, typename C>
+inline bool Beats(C a, C b) {
+  if (a != a) return false;
+  if (b != b) return true;
+  return kMax ? b > a : b < a;
+}
+
+template <bool kMax, typename D>
+void ArgReduceTyped(const D* in, D* out, index_t O, index_t n, index_t I, OpReqType req) {
+  using C = typename MaxAcc<D>::type;
+  auto put = [&](D* o, index_t idx) {
+    if (req == kAddTo) *o = static_cast<D>(static_cast<double>(*o) + static_cast<double>(idx));
+    else *o = static_cast<D>(idx);
+  };
+  if (I == 1) {
+    const index_t nb = std::max<index_t>(1, (n + kBlock - 1) / kBlock);
+    std::vector<C> bval(O * nb);
+    std::vector<index_t> bidx(O * nb);
+    ParallelForWork(O * nb, std::min(n, kBlock), [&](index_t t) {
+      const index_t o = t / nb, beg = (t % nb) * kBlock, end = std::min(n, beg + kBlock);
+      const D* row = in + o * n;
+      C best = static_cast<C>(row[beg]);
+      index_t bi = beg;
+      for (index_t j = beg + 1; j < end; ++j) {
+        C v = static_cast<C>(row[j]);
+        if (Beats<kMax>(best, v)) {
+          best = v;
+          bi = j;
+        }
+      }
+      bval[t] = best;
+      bidx[t] = bi;
+    });
+    ParallelForWork(O, nb, [&](index_t o) {
+      C best = bval[o * nb];
+      index_t bi = bidx[o * nb];
+      for (index_t b = 1; b < nb; ++b) {
+        if (Beats<kMax>(best, bval[o * nb + b])) {
+          best = bval[o * nb + b];
+          bi = bidx[o * nb + b];
+        }
+      }
+      put(out + o, bi);
+    });
+    return;
+  }
+  const index_t ntile = (I + kTile - 1) / kTile;
+  ParallelForWork(O * ntile, n * std::min(I, kTile), [&](index_t t) {
+    const index_t o = t / ntile, i0 = (t % ntile) * kTile, w = std::min(kTile, I - i0);
+    C best[kTile];
+    index_t bi[kTile];
+    const D* base = in + o * n * I + i0;
+    for (index_t b = 0; b < w; ++b) {
+      best[b] = static_cast<C>(base[b]);
+      bi[b] = 0;
+    }
+    for (index_t r = 1; r < n; ++r) {
+      const D* row = base + r * I;
+      for (index_t b = 0; b < w; ++b) {
+        C v = static_cast<C>(row[b]);
+        if (Beats<kMax>(best[b], v)) {
+          best[b] = v;
+          bi[b] = r;
+        }
+      }
+    }
+    for (index_t b = 0; b < w; ++b) put(out + o * I + i0 + b, bi[b]);
+  });
+}
+
+}  // namespace
+
+void ReduceAxesCompute(const OpContext& ctx, ReduceKind kind, const TBlob& in,
+                       const std::vector<bool>& mask, OpReqType req, const TBlob& out) {
+  if (req == kNullOp || out.Size() == 0) return;
+  // Empty reduced axes fold nothing: each output is the finished identity (0 for sums, 1 for
+  // products, NaN for the mean of floats); shape inference rejects max/min over them.
+  const index_t count = ReducedCount(in.shape_, mask);
+  ReducePlan plan(in.shape_, mask);
+  MXNET_TYPE_SWITCH(in.type_flag_, D, { ReduceTyped<D>(ctx, kind, plan, in, count, req, out); });
+}
+
+void ArgReduceCompute(bool is_max, const TBlob& in, index_t outer, index_t n, index_t inner,
+                      OpReqType req, const TBlob& out) {
+  if (req == kNullOp || out.Size() == 0) return;
+  CHECK_GT(n, 0) << "arg-reduction over an empty axis";
+  CHECK_EQ(in.type_flag_, out.type_flag_) << "arg-reduction: output dtype must be the input's";
+  MXNET_NUMERIC_TYPE_SWITCH(in.type_flag_, D, {
+    if (is_max) ArgReduceTyped<true>(in.dptr<D>(), out.dptr<D>(), outer, n, inner, req);
+    else ArgReduceTyped<false>(in.dptr<D>(), out.dptr<D>(), outer, n, inner, req);
+  });
+}
+
+void CastScaleCompute(const TBlob& in, double scale, OpReqType req, const TBlob& out) {
+  if (req == kNullOp) return;
+  const index_t n = static_cast<index_t>(out.Size());
+  MXNET_TYPE_SWITCH(in.type_flag_, IT, {
+    MXNET_TYPE_SWITCH(out.type_flag_, OT, {
+      CastLoop(in.dptr<IT>(), out.dptr<OT>(), n, scale, req);
+    });
+  });
+}
+
+}  // namespace op
+}  // namespace mxnet

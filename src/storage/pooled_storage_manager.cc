@@ -1,0 +1,149 @@
+// The pool core: block cache, reserve, release-and-retry on out-of-memory, exact counters.
+#include "storage/pooled_storage_manager.h"
+
+#include <dmlc/logging.h>
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace mxnet {
+namespace storage {
+
+PooledStorageManager::PooledStorageManager(Context ctx, PoolPolicy policy,
+                                           std::unique_ptr<DeviceStorage> device)
+    : ctx_(ctx), policy_(policy), device_(std::move(device)) {
+  CHECK(device_ != nullptr) << "PooledStorageManager for " << ctx_ << " needs a device";
+  const size_t total = policy_.pooled() ? device_->TotalMemory() : 0;
+  if (total == 0) {
+    hold_limit_ = std::numeric_limits<size_t>::max();  // size unknown (or not pooled): no reserve
+  } else {
+    const size_t pct = static_cast<size_t>(policy_.reserve_percent);
+    reserve_bytes_ = total / 100 * pct + total % 100 * pct / 100;  // total * pct / 100, no overflow
+    hold_limit_ = total - reserve_bytes_;
+  }
+}
+
+PooledStorageManager::~PooledStorageManager() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ReleaseCacheLocked();
+}
+
+void PooledStorageManager::Alloc(Storage::Handle* handle) {
+  const size_t size = handle->size;
+  if (size == 0) {
+    handle->dptr = nullptr;
+    return;
+  }
+  const size_t block = policy_.BlockSize(size);
+  std::lock_guard<std::mutex> lock(mu_);
+  void* ptr = nullptr;
+  auto it = cache_.find(block);
+  if (it != cache_.end() && !it->second.empty()) {
+    ptr = it->second.back();
+    it->second.pop_back();
+    pooled_ -= block;
+  } else {
+    ptr = AllocFromDevice(size, block);
+  }
+  in_use_ += size;
+  peak_ = std::max(peak_, in_use_);
+  handle->dptr = ptr;
+}
+
+void* PooledStorageManager::AllocFromDevice(size_t size, size_t block) {
+  if (pooled_ > 0 && WouldEatReserve(block)) ReleaseCacheLocked();
+  void* ptr = device_->Alloc(block);
+  if (ptr == nullptr) {
+    ReleaseCacheLocked();  // the cache may hold what the device lacks; retry once either way
+    ptr = device_->Alloc(block);
+  }
+  if (ptr == nullptr) {
+    LOG(FATAL) << "out of memory on " << ctx_ << ": cannot allocate " << size << " bytes ("
+               << block << " bytes as a " << policy_.name() << " pool block); " << in_use_
+               << " bytes are in use on " << ctx_;
+  }
+  held_ += block;
+  return ptr;
+}
+
+bool PooledStorageManager::WouldEatReserve(size_t block) {
+  if (held_ > hold_limit_ || block > hold_limit_ - held_) return true;
+  size_t free_bytes = 0;  // the device's own view also counts memory taken by others
+  return device_->FreeMemory(&free_bytes) &&
+         (free_bytes < block || free_bytes - block < reserve_bytes_);
+}
+
+void PooledStorageManager::Free(const Storage::Handle& handle) {
+  if (handle.dptr == nullptr) return;
+  const size_t block = policy_.BlockSize(handle.size);
+  std::lock_guard<std::mutex> lock(mu_);
+  SubtractInUse(handle.size);
+  if (!policy_.pooled() || shut_down_) {
+    ReturnToDevice(handle.dptr, block);
+    return;
+  }
+  cache_[block].push_back(handle.dptr);
+  pooled_ += block;
+}
+
+void PooledStorageManager::DirectFree(const Storage::Handle& handle) {
+  if (handle.dptr == nullptr) return;
+  const size_t block = policy_.BlockSize(handle.size);
+  std::lock_guard<std::mutex> lock(mu_);
+  SubtractInUse(handle.size);
+  ReturnToDevice(handle.dptr, block);
+}
+
+void PooledStorageManager::ReleaseAll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ReleaseCacheLocked();
+}
+
+void PooledStorageManager::Shutdown() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ReleaseCacheLocked();
+  shut_down_ = true;
+}
+
+void PooledStorageManager::ReleaseCacheLocked() {
+  for (auto& entry : cache_) {
+    for (void* ptr : entry.second) ReturnToDevice(ptr, entry.first);
+  }
+  cache_.clear();
+  pooled_ = 0;
+}
+
+void PooledStorageManager::ReturnToDevice(void* ptr, size_t block) {
+  device_->Free(ptr);
+  held_ -= std::min(held_, block);
+}
+
+void PooledStorageManager::SubtractInUse(size_t size) {
+  // A size larger than what is in use is a caller bug (freeing with the wrong size);
+  // clamp rather than wrap so the counters stay meaningful.
+  in_use_ -= std::min(in_use_, size);
+}
+
+size_t PooledStorageManager::BytesInUse() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return in_use_;
+}
+
+size_t PooledStorageManager::BytesPooled() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return pooled_;
+}
+
+size_t PooledStorageManager::PeakBytesInUse() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return peak_;
+}
+
+void PooledStorageManager::ResetPeak() {
+  std::lock_guard<std::mutex> lock(mu_);
+  peak_ = in_use_;
+}
+
+}  // namespace storage
+}  // namespace mxnet

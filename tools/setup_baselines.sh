@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# tools/setup_baselines.sh -- OPTIONAL developer helper. Never run by CI, never needed
+# to build or test this repository.
+#
+# Installs the two reference implementations that benchmarks and a few compatibility
+# tests compare against when they are present (they skip or report "unavailable" otherwise):
+#
+#   1. Apache MXNet 1.9.1 in its own virtualenv, /root/mxnet191-venv (override with
+#      MXNET191_VENV), built on pyenv's Python 3.8 (MXNet 1.9.1 wheels stop at 3.8-ish
+#      and need numpy<1.24).  Scripts find it as $MXNET191_PYTHON or
+#      /root/mxnet191-venv/bin/python.
+#   2. PyTorch from Debian (python3-torch), used through /usr/bin/python3.
+#      Scripts find it as $TORCH_PYTHON or /usr/bin/python3.
+#
+# Idempotent: each step is skipped when its result already works.
+set -euo pipefail
+
+VENV="${MXNET191_VENV:-/root/mxnet191-venv}"
+
+# --- 1. MXNet 1.9.1 ---------------------------------------------------------
+if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c \
+     'import mxnet, sys; sys.exit(mxnet.__version__ != "1.9.1")' 2>/dev/null; then
+  echo "mxnet 1.9.1: already in $VENV"
+else
+  PY38=""
+  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.8.*/bin/python; do
+    [ -x "$p" ] && PY38="$p"
+  done
+  if [ -z "$PY38" ]; then
+    echo "error: no pyenv Python 3.8 found under ${PYENV_ROOT:-$HOME/.pyenv}/versions/3.8.*" >&2
+    exit 1
+  fi
+  [ -x "$VENV/bin/python" ] || "$PY38" -m venv "$VENV"
+  "$VENV/bin/pip" install mxnet==1.9.1 'numpy<1.24'
+fi
+"$VENV/bin/python" -c 'import mxnet; print("mxnet", mxnet.__version__, mxnet.nd.ones((2,2)).asnumpy().tolist())'
+
+# --- 2. PyTorch (Debian) ----------------------------------------------------
+if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+  echo "torch: already importable by /usr/bin/python3"
+else
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  # apt may be locked by another install; retry for a few minutes.
+  for i in $(seq 1 30); do
+    if $SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y python3-torch; then
+      break
+    fi
+    echo "apt busy or failed (try $i), retrying in 10 s..." >&2
+    sleep 10
+  done
+fi
+/usr/bin/python3 -c 'import torch; print("torch", torch.__version__)'
