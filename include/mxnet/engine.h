@@ -109,12 +109,8 @@ class Engine {
   void PushSync(SyncFn exec_fn, Context exec_ctx, const std::vector<VarHandle>& const_vars,
                 const std::vector<VarHandle>& mutable_vars, FnProperty prop = FnProperty::kNormal,
                 int priority = 0, const char* opr_name = nullptr) {
-    PushAsync(
-        [fn = std::move(exec_fn)](RunContext ctx, CallbackOnComplete on_complete) {
-          fn(ctx);
-          on_complete();
-        },
-        exec_ctx, const_vars, mutable_vars, prop, priority, opr_name);
+    PushSyncImpl(std::move(exec_fn), exec_ctx, const_vars, mutable_vars, prop, priority,
+                 opr_name);
   }
 
   /*! \brief The process-wide engine, created on first use from MXNET_ENGINE_TYPE. */
@@ -125,6 +121,19 @@ class Engine {
   static std::unique_ptr<Engine> Create(const char* type);
 
  protected:
+  /*! \brief PushSync's implementation; an engine may keep the function as it is instead of
+   *  wrapping it in an AsyncFn (which costs a heap allocation per push). */
+  virtual void PushSyncImpl(SyncFn exec_fn, Context exec_ctx,
+                            const std::vector<VarHandle>& const_vars,
+                            const std::vector<VarHandle>& mutable_vars, FnProperty prop,
+                            int priority, const char* opr_name) {
+    PushAsync(
+        [fn = std::move(exec_fn)](RunContext ctx, CallbackOnComplete on_complete) {
+          fn(ctx);
+          on_complete();
+        },
+        exec_ctx, const_vars, mutable_vars, prop, priority, opr_name);
+  }
   CallbackOnComplete MakeCallback(void (*callback)(Engine*, void*, const dmlc::Error*),
                                   void* param) {
     CallbackOnComplete ret;

@@ -123,11 +123,10 @@ void ThreadedEngine::CheckContext(Context ctx, const char* opr_name) const {
   }
 }
 
-ThreadedOpr* ThreadedEngine::NewOpr(AsyncFn fn, const VarHandle* const_vars, size_t num_const,
+ThreadedOpr* ThreadedEngine::NewOpr(const VarHandle* const_vars, size_t num_const,
                                     const VarHandle* mutable_vars, size_t num_mutable,
                                     FnProperty prop, const char* opr_name) {
   ThreadedOpr* opr = ObjectPool<ThreadedOpr>::New();
-  opr->fn = std::move(fn);
   opr->prop = prop;
   opr->opr_name = opr_name;
   opr->refs.store(1, std::memory_order_relaxed);
@@ -164,6 +163,7 @@ ThreadedOpr* ThreadedEngine::NewOpr(AsyncFn fn, const VarHandle* const_vars, siz
 void ThreadedEngine::ReleaseOpr(ThreadedOpr* opr) {
   if (opr->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   opr->fn = nullptr;  // drops what the function captured, here and not in a later push
+  opr->sync_fn = nullptr;
   opr->const_vars.clear();
   opr->mutable_vars.clear();
   opr->deletes_var = false;
@@ -197,16 +197,30 @@ void ThreadedEngine::PushAsync(AsyncFn exec_fun, Context exec_ctx,
                                const std::vector<VarHandle>& mutable_vars, FnProperty prop,
                                int priority, const char* opr_name, bool /*wait*/) {
   CheckContext(exec_ctx, opr_name);
-  ThreadedOpr* opr = NewOpr(std::move(exec_fun), const_vars.data(), const_vars.size(),
-                            mutable_vars.data(), mutable_vars.size(), prop, opr_name);
+  ThreadedOpr* opr = NewOpr(const_vars.data(), const_vars.size(), mutable_vars.data(),
+                            mutable_vars.size(), prop, opr_name);
+  opr->fn = std::move(exec_fun);
+  PushBlock(opr, exec_ctx, priority);
+}
+
+void ThreadedEngine::PushSyncImpl(SyncFn exec_fn, Context exec_ctx,
+                                  const std::vector<VarHandle>& const_vars,
+                                  const std::vector<VarHandle>& mutable_vars, FnProperty prop,
+                                  int priority, const char* opr_name) {
+  CheckContext(exec_ctx, opr_name);
+  ThreadedOpr* opr = NewOpr(const_vars.data(), const_vars.size(), mutable_vars.data(),
+                            mutable_vars.size(), prop, opr_name);
+  opr->sync_fn = std::move(exec_fn);
   PushBlock(opr, exec_ctx, priority);
 }
 
 OprHandle ThreadedEngine::NewOperator(AsyncFn fn, const std::vector<VarHandle>& const_vars,
                                       const std::vector<VarHandle>& mutable_vars,
                                       FnProperty prop, const char* opr_name, bool /*wait*/) {
-  return NewOpr(std::move(fn), const_vars.data(), const_vars.size(), mutable_vars.data(),
-                mutable_vars.size(), prop, opr_name);
+  ThreadedOpr* opr = NewOpr(const_vars.data(), const_vars.size(), mutable_vars.data(),
+                            mutable_vars.size(), prop, opr_name);
+  opr->fn = std::move(fn);
+  return opr;
 }
 
 void ThreadedEngine::Push(OprHandle op, Context exec_ctx, int priority, bool /*profiling*/) {
@@ -220,12 +234,8 @@ void ThreadedEngine::DeleteOperator(OprHandle op) { ReleaseOpr(ThreadedOpr::Cast
 
 void ThreadedEngine::DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) {
   CheckContext(exec_ctx, "DeleteVariable");
-  ThreadedOpr* opr = NewOpr(
-      [fn = std::move(delete_fn)](RunContext ctx, CallbackOnComplete on_complete) {
-        if (fn) fn(ctx);
-        on_complete();
-      },
-      nullptr, 0, &var, 1, FnProperty::kDeleteVar, "DeleteVariable");
+  ThreadedOpr* opr = NewOpr(nullptr, 0, &var, 1, FnProperty::kDeleteVar, "DeleteVariable");
+  opr->sync_fn = delete_fn ? std::move(delete_fn) : [](RunContext) {};
   opr->deletes_var = true;
   PushBlock(opr, exec_ctx, 0);
 }
@@ -272,14 +282,22 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
   std::exception_ptr raised;
   try {
 #if MXNET_USE_CUDA
-    if (b->ctx.dev_mask() == Context::kGPU) run_ctx.stream = b->stream = WorkerStream(b->ctx.dev_id);
+    if (b->ctx.dev_mask() == Context::kGPU) {
+      run_ctx.stream = b->stream = WorkerStream(b->ctx.dev_id);
+    }
 #endif
-    opr->fn(run_ctx, MakeCallback(&ThreadedEngine::OnCompleteStatic, b));
+    if (opr->sync_fn) {
+      opr->sync_fn(run_ctx);
+    } else {
+      opr->fn(run_ctx, MakeCallback(&ThreadedEngine::OnCompleteStatic, b));
+      tls_running_engine = outer;
+      return;  // it completes through on_complete, now or later
+    }
   } catch (...) {  // fn threw, so it did not call on_complete
     raised = CurrentAsDmlcError();
   }
   tls_running_engine = outer;
-  if (raised) Complete(b, std::move(raised), true);
+  Complete(b, std::move(raised), true);
 }
 
 void ThreadedEngine::OnCompleteStatic(Engine* engine, void* param, const dmlc::Error* error) {
@@ -381,12 +399,8 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
   ThreadedVar* v = ThreadedVar::Cast(var);
   if (v->HasPendingWrite()) {
     VarWaiter waiter;
-    ThreadedOpr* opr = NewOpr(
-        [&waiter](RunContext, CallbackOnComplete on_complete) {
-          waiter.Signal();
-          on_complete();
-        },
-        &var, 1, nullptr, 0, FnProperty::kNoSkip, "WaitForVar");
+    ThreadedOpr* opr = NewOpr(&var, 1, nullptr, 0, FnProperty::kNoSkip, "WaitForVar");
+    opr->sync_fn = [&waiter](RunContext) { waiter.Signal(); };
     opr->run_inline = true;
     PushBlock(opr, Context::CPU(), 0);
     waiter.Wait();

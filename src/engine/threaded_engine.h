@@ -98,6 +98,7 @@ class ThreadedVar final : public Var {
 /*! \brief An operation: its function and deduplicated vars (a var in both lists is mutable). */
 struct ThreadedOpr final : public Opr {
   Engine::AsyncFn fn;
+  Engine::SyncFn sync_fn;  // set instead of fn by PushSync: runs, then completes at once
   std::vector<ThreadedVar*> const_vars;
   std::vector<ThreadedVar*> mutable_vars;
   FnProperty prop{FnProperty::kNormal};
@@ -142,6 +143,9 @@ class ThreadedEngine : public Engine {
   void ExecuteOprBlock(OprBlock* b);
 
  protected:
+  void PushSyncImpl(SyncFn exec_fn, Context exec_ctx, const std::vector<VarHandle>& const_vars,
+                    const std::vector<VarHandle>& mutable_vars, FnProperty prop, int priority,
+                    const char* opr_name) override;
   /*! \brief Run or queue a ready op; pusher_thread is true inside the Push call itself. */
   virtual void PushToExecute(OprBlock* b, bool pusher_thread) = 0;
   virtual void StartWorkers() {}
@@ -161,7 +165,8 @@ class ThreadedEngine : public Engine {
 
  private:
   void Dispatch(OprBlock* b, bool pusher_thread);
-  ThreadedOpr* NewOpr(AsyncFn fn, const VarHandle* const_vars, size_t num_const,
+  /*! \brief An operation with deduplicated vars and no function yet. */
+  ThreadedOpr* NewOpr(const VarHandle* const_vars, size_t num_const,
                       const VarHandle* mutable_vars, size_t num_mutable, FnProperty prop,
                       const char* opr_name);
   void ReleaseOpr(ThreadedOpr* opr);

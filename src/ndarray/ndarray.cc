@@ -4,6 +4,9 @@
 #include <dmlc/logging.h>
 
 #include <cstring>
+#include <type_traits>
+
+#include "common/type_switch.h"
 
 namespace mxnet {
 
@@ -170,9 +173,6 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
   CHECK(!from.is_none() && !to.is_none()) << "copyto: source and destination must not be none";
   CHECK_EQ(from.shape(), to.shape()) << "copyto: shape mismatch, source " << from.shape()
                                      << " destination " << to.shape();
-  CHECK_EQ(from.dtype(), to.dtype()) << "copyto: dtype mismatch, source "
-                                     << DTypeName(from.dtype()) << " destination "
-                                     << DTypeName(to.dtype());
   if (from.chunk_id() == to.chunk_id() && from.byte_offset() == to.byte_offset()) return;
   Context a = from.ctx(), b = to.ctx();
   CHECK(a.dev_mask() == Context::kCPU && b.dev_mask() == Context::kCPU)
@@ -184,7 +184,25 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
   Engine::Get()->PushSync(
       [from, to](RunContext) {
         TBlob s = from.data(), d = to.data();
-        if (s.Size()) std::memmove(d.dptr_, s.dptr_, s.Size() * DTypeSize(s.type_flag_));
+        if (s.Size() == 0) return;
+        if (s.type_flag_ == d.type_flag_) {
+          std::memmove(d.dptr_, s.dptr_, s.Size() * DTypeSize(s.type_flag_));
+          return;
+        }
+        // Copies between dtypes convert element by element, as MXNet's CopyFromTo does.
+        MXNET_TYPE_SWITCH(s.type_flag_, SType, {
+          MXNET_TYPE_SWITCH(d.type_flag_, DType, {
+            const SType* src = s.dptr<SType>();
+            DType* dst = d.dptr<DType>();
+            for (size_t i = 0, n = s.Size(); i < n; ++i) {
+              if constexpr (std::is_same<SType, half_t>::value || std::is_same<DType, half_t>::value) {
+                dst[i] = static_cast<DType>(static_cast<float>(src[i]));
+              } else {
+                dst[i] = static_cast<DType>(src[i]);
+              }
+            }
+          });
+        });
       },
       b, reads, {to.var()}, FnProperty::kNormal, priority, "CopyCPU2CPU");
 }

@@ -1,7 +1,6 @@
 // Tests of the dependency engine, each run over NaiveEngine, ThreadedEngine and
 // ThreadedEnginePerDevice.
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -28,28 +28,22 @@ namespace mxnet {
 namespace {
 
 using namespace std::chrono_literals;
+using std::this_thread::sleep_for;
 const Context kCPU = Context::CPU();
 
 // Sets an environment variable for the lifetime of the object (and the env registry's cache).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = std::make_unique<std::string>(old);
+struct ScopedEnv {
+  ScopedEnv(const char* name, const char* value) : name(name) {
+    if (const char* old = std::getenv(name)) old_value = old;
     setenv(name, value, 1);
     env::ResetCache();
   }
   ~ScopedEnv() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
+    old_value ? setenv(name, old_value->c_str(), 1) : unsetenv(name);
     env::ResetCache();
   }
-
- private:
-  const char* name_;
-  std::unique_ptr<std::string> old_;
+  const char* name;
+  std::optional<std::string> old_value;
 };
 
 std::unique_ptr<Engine> MakeEngine(const std::string& type) {
@@ -58,14 +52,17 @@ std::unique_ptr<Engine> MakeEngine(const std::string& type) {
   return Engine::Create(type.c_str());
 }
 
-// Runs f on its own thread; a hang ends the test binary with a message instead of blocking.
-void RunWithTimeout(const std::function<void()>& f, std::chrono::seconds limit = 60s) {
-  std::promise<void> result;
-  std::future<void> finished = result.get_future();
+// Runs f on its own thread and returns the message of the dmlc::Error it raises ("" when
+// none); a hang ends the test binary with a message instead of blocking forever.
+std::string ErrorOf(const std::function<void()>& f, std::chrono::seconds limit = 60s) {
+  std::promise<std::string> result;
+  std::future<std::string> finished = result.get_future();
   std::thread runner([&f, &result] {
     try {
       f();
-      result.set_value();
+      result.set_value("");
+    } catch (const dmlc::Error& e) {
+      result.set_value(e.what());
     } catch (...) {
       result.set_exception(std::current_exception());
     }
@@ -73,69 +70,48 @@ void RunWithTimeout(const std::function<void()>& f, std::chrono::seconds limit =
   if (finished.wait_for(limit) != std::future_status::ready) {
     std::fprintf(stderr, "engine test did not finish within %llds (deadlock?)\n",
                  static_cast<long long>(limit.count()));
-    std::fflush(stderr);
     std::_Exit(1);
   }
   runner.join();
-  finished.get();
+  return finished.get();
+}
+void RunWithTimeout(const std::function<void()>& f) { EXPECT_EQ(ErrorOf(f), ""); }
+
+::testing::AssertionResult HasError(const std::string& message, const std::string& part) {
+  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "expected an error containing '" << part << "', got '"
+                                       << message << "'";
 }
 
 // Threads that play the part of asynchronous work calling on_complete later; joined at the
 // end of the test so none is alive when a later test forks.
-class CallbackThreads {
- public:
+struct CallbackThreads {
   ~CallbackThreads() {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (std::thread& t : threads_) t.join();
+    std::lock_guard<std::mutex> lock(mu);  // a Spawn may still be returning
+    for (std::thread& t : threads) t.join();
   }
   void Spawn(std::function<void()> f) {
-    std::lock_guard<std::mutex> lock(mu_);
-    threads_.emplace_back(std::move(f));
+    std::lock_guard<std::mutex> lock(mu);
+    threads.emplace_back(std::move(f));
   }
-
- private:
-  std::mutex mu_;
-  std::vector<std::thread> threads_;
+  std::mutex mu;
+  std::vector<std::thread> threads;
 };
 
-// The message of the dmlc::Error f raises, or "" when it raises nothing.
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const dmlc::Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool Contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
-// Waits for a forked child; kills it and reports -1 when it runs past the limit.
-int WaitChild(pid_t pid, std::chrono::seconds limit) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
+// Exit code of a forked child (128 + signal when killed; children set alarm() against hangs).
+int ChildExitCode(pid_t pid) {
   int status = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    std::this_thread::sleep_for(10ms);
-  }
-  kill(pid, SIGKILL);
   waitpid(pid, &status, 0);
-  return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 class EngineTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override { engine_ = MakeEngine(GetParam()); }
   void TearDown() override {
-    try {
-      engine_->WaitForAll();
-    } catch (const dmlc::Error&) {
-    }
+    WaitAll();
     for (VarHandle v : vars_) engine_->DeleteVariable([](RunContext) {}, kCPU, v);
-    engine_->WaitForAll();
+    WaitAll();
     engine_.reset();
   }
   VarHandle NewVar() {
@@ -143,19 +119,25 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
     return vars_.back();
   }
   bool Threaded() const { return GetParam() != "NaiveEngine"; }
+  // PushSync of f on the CPU.
+  void Run(std::function<void()> f, const std::vector<VarHandle>& reads,
+           const std::vector<VarHandle>& writes, FnProperty prop = FnProperty::kNormal,
+           int priority = 0, const char* name = nullptr) {
+    engine_->PushSync([f = std::move(f)](RunContext) { f(); }, kCPU, reads, writes, prop,
+                      priority, name);
+  }
+  // Timeout-guarded waits returning the error they raise ("" when none).
+  std::string WaitVar(VarHandle v) { return ErrorOf([&] { engine_->WaitForVar(v); }); }
+  std::string WaitAll() { return ErrorOf([&] { engine_->WaitForAll(); }); }
 
   std::unique_ptr<Engine> engine_;
   std::vector<VarHandle> vars_;
 };
 
 TEST_P(EngineTest, random_dag_matches_sequential_result) {
-  constexpr int kVars = 128;
-  constexpr int kOps = 12000;
+  constexpr int kVars = 128, kOps = 12000;
   constexpr int64_t kP = 1000000007;
-  struct OpSpec {
-    std::vector<int> reads, writes;
-    int64_t salt;
-  };
+  struct OpSpec { std::vector<int> reads, writes; int64_t salt; };
   // Non-commutative update: any reordering of two ops sharing a var changes the result.
   auto apply = [](std::vector<int64_t>* vals, const OpSpec& op) {
     int64_t sum = 0;
@@ -177,30 +159,21 @@ TEST_P(EngineTest, random_dag_matches_sequential_result) {
       // Reads may repeat and overlap the writes (then the var counts as written once).
       for (int k = static_cast<int>(rng() % 4); k > 0; --k) op->reads.push_back(rng() % kVars);
       for (int k = 1 + static_cast<int>(rng() % 2); k > 0; --k) op->writes.push_back(rng() % kVars);
-      std::vector<VarHandle> const_vars, mutable_vars;
-      for (int r : op->reads) const_vars.push_back(vars[r]);
-      for (int w : op->writes) mutable_vars.push_back(vars[w]);
+      std::vector<VarHandle> reads, writes;
+      for (int r : op->reads) reads.push_back(vars[r]);
+      for (int w : op->writes) writes.push_back(vars[w]);
       const int priority = rng() % 8 == 0 ? static_cast<int>(rng() % 5) - 2 : 0;
       const FnProperty prop = rng() % 10 == 0 ? FnProperty::kCPUPrioritized : FnProperty::kNormal;
-      if (i % 50 == 0) {  // completes from another thread
-        engine_->PushAsync(
-            [&values, &callbacks, op, apply](RunContext, CallbackOnComplete done) {
-              callbacks.Spawn([&values, op, apply, done] {
-                apply(&values, *op);
-                done();
-              });
-            },
-            kCPU, const_vars, mutable_vars, FnProperty::kAsync, priority, "random_async");
+      auto body = [&values, op, apply] { apply(&values, *op); };
+      if (i % 50 == 0) {  // completes later, from another thread
+        engine_->PushAsync([&callbacks, body](RunContext, CallbackOnComplete done) {
+          callbacks.Spawn([body, done] { body(); done(); });
+        }, kCPU, reads, writes, FnProperty::kAsync, priority, "random_async");
       } else if (i % 3 == 0) {
-        engine_->PushAsync(
-            [&values, op, apply](RunContext, CallbackOnComplete done) {
-              apply(&values, *op);
-              done();
-            },
-            kCPU, const_vars, mutable_vars, prop, priority, "random_async_inline");
+        engine_->PushAsync([body](RunContext, CallbackOnComplete done) { body(); done(); }, kCPU,
+                           reads, writes, prop, priority, "random_async_inline");
       } else {
-        engine_->PushSync([&values, op, apply](RunContext) { apply(&values, *op); }, kCPU,
-                          const_vars, mutable_vars, prop, priority, "random_sync");
+        Run(body, reads, writes, prop, priority);
       }
       apply(&expected, *op);
       if (i % 1000 == 999) {
@@ -218,45 +191,33 @@ TEST_P(EngineTest, reads_run_concurrently) {
   if (!Threaded()) GTEST_SKIP() << "NaiveEngine runs one operation at a time";
   VarHandle x = NewVar();
   int value = 0;
-  std::atomic<int> arrived{0};
-  std::atomic<int> saw_other_reader{0};
+  std::atomic<int> arrived{0}, saw_other_reader{0};
   // Both reads become ready when the write finishes; each waits until the other arrives.
-  engine_->PushSync([&](RunContext) { value = 1; }, kCPU, {}, {x});
+  Run([&] { value = 1; }, {}, {x});
   for (int i = 0; i < 2; ++i) {
-    engine_->PushSync(
-        [&](RunContext) {
-          EXPECT_EQ(value, 1);
-          arrived.fetch_add(1);
-          auto deadline = std::chrono::steady_clock::now() + 20s;
-          while (arrived.load() < 2 && std::chrono::steady_clock::now() < deadline) {
-            std::this_thread::sleep_for(1ms);
-          }
-          if (arrived.load() == 2) saw_other_reader.fetch_add(1);
-        },
-        kCPU, {x}, {});
+    Run([&] {
+      EXPECT_EQ(value, 1);
+      arrived++;
+      auto deadline = std::chrono::steady_clock::now() + 20s;
+      while (arrived < 2 && std::chrono::steady_clock::now() < deadline) sleep_for(1ms);
+      if (arrived == 2) saw_other_reader++;
+    }, {x}, {});
   }
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  WaitAll();
   EXPECT_EQ(saw_other_reader.load(), 2) << "the two reads of one var did not overlap";
 }
 
 TEST_P(EngineTest, write_waits_for_earlier_reads) {
   VarHandle x = NewVar();
   std::atomic<int> reads_done{0};
-  int reads_seen_by_write = -1;
-  int value = 0;
-  int seen_by_later_read = -1;
+  int reads_seen_by_write = -1, value = 0, seen_by_later_read = -1;
   for (int i = 0; i < 3; ++i) {
-    engine_->PushSync(
-        [&](RunContext) {
-          std::this_thread::sleep_for(10ms);  // a write that did not wait would run meanwhile
-          reads_done.fetch_add(1);
-        },
-        kCPU, {x}, {});
+    // A write that did not wait would run during the sleep.
+    Run([&] { sleep_for(10ms); reads_done++; }, {x}, {});
   }
-  engine_->PushSync([&](RunContext) { reads_seen_by_write = reads_done.load(); value = 7; }, kCPU,
-                    {}, {x});
-  engine_->PushSync([&](RunContext) { seen_by_later_read = value; }, kCPU, {x}, {});
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  Run([&] { reads_seen_by_write = reads_done; value = 7; }, {}, {x});
+  Run([&] { seen_by_later_read = value; }, {x}, {});
+  WaitAll();
   EXPECT_EQ(reads_seen_by_write, 3);
   EXPECT_EQ(seen_by_later_read, 7);
 }
@@ -268,67 +229,60 @@ TEST_P(EngineTest, writes_happen_in_push_order) {
   std::vector<size_t> seen_by_reads(kWrites / 10, 0);
   std::mt19937 rng(7);
   for (int i = 0; i < kWrites; ++i) {
-    // Priorities reorder ready ops only; they never reorder uses of one var.
+    // Priorities (and the prioritized pool) reorder ready ops only, never uses of one var.
     const int priority = static_cast<int>(rng() % 7) - 3;
-    engine_->PushSync([&log, i](RunContext) { log.push_back(i); }, kCPU, {}, {x},
-                      FnProperty::kNormal, priority);
+    Run([&log, i] { log.push_back(i); }, {}, {x}, FnProperty::kNormal, priority);
     if (i % 10 == 9) {
-      engine_->PushSync([&, i](RunContext) { seen_by_reads[i / 10] = log.size(); }, kCPU, {x},
-                        {}, FnProperty::kCPUPrioritized, -priority);
+      Run([&, i] { seen_by_reads[i / 10] = log.size(); }, {x}, {}, FnProperty::kCPUPrioritized,
+          -priority);
     }
   }
-  RunWithTimeout([&] { engine_->WaitForVar(x); });
+  WaitVar(x);
   ASSERT_EQ(log.size(), static_cast<size_t>(kWrites));
   for (int i = 0; i < kWrites; ++i) ASSERT_EQ(log[i], i) << "write " << i << " out of order";
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  WaitAll();
   for (size_t k = 0; k < seen_by_reads.size(); ++k) {
     EXPECT_EQ(seen_by_reads[k], 10 * (k + 1)) << "read " << k << " saw the wrong writes";
   }
 }
 
 TEST_P(EngineTest, exception_is_raised_at_wait_and_engine_recovers) {
-  VarHandle x = NewVar();
-  VarHandle y = NewVar();
+  VarHandle x = NewVar(), y = NewVar();
   int value = 0;
-  EXPECT_NO_THROW(engine_->PushSync(
-      [](RunContext) { throw std::runtime_error("boom in op"); }, kCPU, {}, {x}));
-  EXPECT_NO_THROW(engine_->PushSync([](RunContext) { LOG(FATAL) << "fatal in op"; }, kCPU, {}, {y}));
-  std::string first;
-  RunWithTimeout([&] { first = ErrorOf([&] { engine_->WaitForVar(x); }); });
-  EXPECT_TRUE(Contains(first, "boom in op")) << first;
-  EXPECT_TRUE(Contains(ErrorOf([&] { engine_->WaitForVar(y); }), "fatal in op"));
-  EXPECT_EQ(ErrorOf([&] { engine_->WaitForVar(x); }), "") << "a wait clears the var's error";
-  EXPECT_EQ(ErrorOf([&] { engine_->WaitForAll(); }), "") << "both errors were already reported";
-  engine_->PushSync([&](RunContext) { value = 5; }, kCPU, {}, {x});
-  RunWithTimeout([&] { engine_->WaitForVar(x); });
+  EXPECT_NO_THROW(Run([] { throw std::runtime_error("boom in op"); }, {}, {x}));
+  EXPECT_NO_THROW(Run([] { LOG(FATAL) << "fatal in op"; }, {}, {y}));
+  EXPECT_TRUE(HasError(WaitVar(x), "boom in op"));
+  EXPECT_TRUE(HasError(WaitVar(y), "fatal in op"));
+  EXPECT_EQ(WaitVar(x), "") << "a wait clears the var's error";
+  EXPECT_EQ(WaitAll(), "") << "both errors were already reported";
+  Run([&] { value = 5; }, {}, {x});
+  EXPECT_EQ(WaitVar(x), "");
   EXPECT_EQ(value, 5);
 }
 
 TEST_P(EngineTest, exception_propagates_to_readers_outputs) {
   VarHandle x = NewVar(), y = NewVar(), z = NewVar();
   bool second_ran = false, third_ran = false;
-  engine_->PushSync([](RunContext) { throw std::runtime_error("bad input"); }, kCPU, {}, {x});
-  engine_->PushSync([&](RunContext) { second_ran = true; }, kCPU, {x}, {y});
-  engine_->PushSync([&](RunContext) { third_ran = true; }, kCPU, {y}, {z});
-  std::string at_z;
-  RunWithTimeout([&] { at_z = ErrorOf([&] { engine_->WaitForVar(z); }); });
-  EXPECT_TRUE(Contains(at_z, "bad input")) << at_z;
+  Run([] { throw std::runtime_error("bad input"); }, {}, {x});
+  Run([&] { second_ran = true; }, {x}, {y});
+  Run([&] { third_ran = true; }, {y}, {z});
+  EXPECT_TRUE(HasError(WaitVar(z), "bad input"));
   EXPECT_FALSE(second_ran) << "an op reading a failed var must not run";
   EXPECT_FALSE(third_ran);
-  EXPECT_TRUE(Contains(ErrorOf([&] { engine_->WaitForVar(y); }), "bad input"));
-  EXPECT_TRUE(Contains(ErrorOf([&] { engine_->WaitForVar(x); }), "bad input"));
+  EXPECT_TRUE(HasError(WaitVar(y), "bad input"));
+  EXPECT_TRUE(HasError(WaitVar(x), "bad input"));
 }
 
 TEST_P(EngineTest, write_to_failed_var_is_skipped_until_a_no_skip_write_clears_it) {
   VarHandle x = NewVar();
   bool plain_ran = false, no_skip_ran = false;
-  engine_->PushSync([](RunContext) { throw std::runtime_error("first failure"); }, kCPU, {}, {x});
-  engine_->PushSync([&](RunContext) { plain_ran = true; }, kCPU, {}, {x});
-  engine_->PushSync([&](RunContext) { no_skip_ran = true; }, kCPU, {}, {x}, FnProperty::kNoSkip);
-  RunWithTimeout([&] { EXPECT_EQ(ErrorOf([&] { engine_->WaitForVar(x); }), ""); });
+  Run([] { throw std::runtime_error("first failure"); }, {}, {x});
+  Run([&] { plain_ran = true; }, {}, {x});
+  Run([&] { no_skip_ran = true; }, {}, {x}, FnProperty::kNoSkip);
+  EXPECT_EQ(WaitVar(x), "");
   EXPECT_FALSE(plain_ran);
   EXPECT_TRUE(no_skip_ran);
-  EXPECT_TRUE(Contains(ErrorOf([&] { engine_->WaitForAll(); }), "first failure"))
+  EXPECT_TRUE(HasError(WaitAll(), "first failure"))
       << "an error no var wait reported is reported by WaitForAll";
 }
 
@@ -338,19 +292,16 @@ TEST_P(EngineTest, wait_for_all_rethrows_then_clears) {
   VarHandle ok = NewVar();
   for (int i = 0; i < 5; ++i) {
     failed.push_back(NewVar());
-    engine_->PushSync([i](RunContext) { throw std::runtime_error("failure " + std::to_string(i)); },
-                      kCPU, {}, {failed.back()});
-    engine_->PushSync([&](RunContext) { ++ok_count; }, kCPU, {}, {ok});
+    Run([i] { throw std::runtime_error("failure " + std::to_string(i)); }, {}, {failed.back()});
+    Run([&] { ++ok_count; }, {}, {ok});
   }
-  std::string error;
-  RunWithTimeout([&] { error = ErrorOf([&] { engine_->WaitForAll(); }); });
-  EXPECT_TRUE(Contains(error, "failure ")) << error;
+  EXPECT_TRUE(HasError(WaitAll(), "failure "));
   EXPECT_EQ(ok_count, 5) << "ops on clean vars still run";
-  EXPECT_EQ(ErrorOf([&] { engine_->WaitForAll(); }), "");
+  EXPECT_EQ(WaitAll(), "");
   // The failed vars still hold their errors (their data was never written).
-  EXPECT_TRUE(Contains(ErrorOf([&] { engine_->WaitForVar(failed[3]); }), "failure 3"));
-  engine_->PushSync([&](RunContext) { ++ok_count; }, kCPU, {}, {ok});
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  EXPECT_TRUE(HasError(WaitVar(failed[3]), "failure 3"));
+  Run([&] { ++ok_count; }, {}, {ok});
+  EXPECT_EQ(WaitAll(), "");
   EXPECT_EQ(ok_count, 6);
 }
 
@@ -361,29 +312,19 @@ TEST_P(EngineTest, async_fn_error_via_callback) {
   CallbackThreads callbacks;
   engine_->PushAsync(
       [&callbacks](RunContext, CallbackOnComplete done) {
-        callbacks.Spawn([done] {
-          std::this_thread::sleep_for(5ms);
-          dmlc::Error err("async failure from callback");
-          done(&err);
-        });
+        callbacks.Spawn([done] { dmlc::Error e("async failure from callback"); done(&e); });
       },
       kCPU, {}, {x}, FnProperty::kAsync);
-  engine_->PushSync([&](RunContext) { reader_ran = true; }, kCPU, {x}, {y});
+  Run([&] { reader_ran = true; }, {x}, {y});
   engine_->PushAsync(
       [&value, &callbacks](RunContext, CallbackOnComplete done) {
-        callbacks.Spawn([&value, done] {
-          std::this_thread::sleep_for(5ms);
-          value = 9;
-          done();
-        });
+        callbacks.Spawn([&value, done] { sleep_for(5ms); value = 9; done(); });
       },
       kCPU, {}, {z}, FnProperty::kAsync);
-  engine_->PushSync([&](RunContext) { seen = value; }, kCPU, {z}, {});
-  std::string error;
-  RunWithTimeout([&] { error = ErrorOf([&] { engine_->WaitForVar(y); }); });
-  EXPECT_TRUE(Contains(error, "async failure from callback")) << error;
+  Run([&] { seen = value; }, {z}, {});
+  EXPECT_TRUE(HasError(WaitVar(y), "async failure from callback"));
   EXPECT_FALSE(reader_ran);
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  EXPECT_EQ(WaitAll(), "");
   EXPECT_EQ(seen, 9) << "a read after an async write sees its result";
 }
 
@@ -392,13 +333,11 @@ TEST_P(EngineTest, wait_for_all_under_concurrent_pushers) {
   std::vector<VarHandle> vars;
   for (int i = 0; i < kVars; ++i) vars.push_back(NewVar());
   std::vector<int64_t> counts(kVars, 0), expected(kVars, 0);
-  auto pick = [](std::mt19937* rng) { return static_cast<int>((*rng)() % kVars); };
   for (int t = 0; t < kThreads; ++t) {
     std::mt19937 rng(t);
     for (int i = 0; i < kOpsPerThread; ++i) {
-      int a = pick(&rng), b = pick(&rng);
-      expected[a] += 1;
-      expected[b] += 10;
+      expected[rng() % kVars] += 1;
+      expected[rng() % kVars] += 10;
     }
   }
   RunWithTimeout([&] {
@@ -407,14 +346,9 @@ TEST_P(EngineTest, wait_for_all_under_concurrent_pushers) {
       pushers.emplace_back([&, t] {
         std::mt19937 rng(t);
         for (int i = 0; i < kOpsPerThread; ++i) {
-          int a = pick(&rng), b = pick(&rng);
+          const int a = rng() % kVars, b = rng() % kVars;
           // Two writes per op, in either order across threads.
-          engine_->PushSync(
-              [&counts, a, b](RunContext) {
-                counts[a] += 1;
-                counts[b] += 10;
-              },
-              kCPU, {}, {vars[a], vars[b]});
+          Run([&counts, a, b] { counts[a] += 1; counts[b] += 10; }, {}, {vars[a], vars[b]});
           if (i % 50 == 49) engine_->WaitForAll();
         }
         engine_->WaitForAll();
@@ -431,28 +365,18 @@ TEST_P(EngineTest, delete_variable_runs_after_pending_ops) {
   std::atomic<int> reads_done{0};
   size_t writes_at_delete = 0;
   int reads_at_delete = -1;
-  for (int i = 0; i < 20; ++i) {
-    engine_->PushSync([&log, i](RunContext) {
-      std::this_thread::sleep_for(200us);
-      log.push_back(i);
-    }, kCPU, {}, {x});
-  }
-  for (int i = 0; i < 3; ++i) {
-    engine_->PushSync([&](RunContext) {
-      std::this_thread::sleep_for(2ms);
-      reads_done.fetch_add(1);
-    }, kCPU, {x}, {});
-  }
+  for (int i = 0; i < 20; ++i) Run([&log, i] { sleep_for(200us); log.push_back(i); }, {}, {x});
+  for (int i = 0; i < 3; ++i) Run([&] { sleep_for(2ms); reads_done++; }, {x}, {});
   engine_->DeleteVariable([&](RunContext) {
     writes_at_delete = log.size();
-    reads_at_delete = reads_done.load();
+    reads_at_delete = reads_done;
   }, kCPU, x);
   // A var holding an error is deleted too (the delete function still runs).
   VarHandle failed = engine_->NewVariable();
   bool failed_deleted = false;
-  engine_->PushSync([](RunContext) { throw std::runtime_error("x"); }, kCPU, {}, {failed});
+  Run([] { throw std::runtime_error("x"); }, {}, {failed});
   engine_->DeleteVariable([&](RunContext) { failed_deleted = true; }, kCPU, failed);
-  RunWithTimeout([&] { ErrorOf([&] { engine_->WaitForAll(); }); });
+  WaitAll();
   EXPECT_EQ(writes_at_delete, 20u);
   EXPECT_EQ(reads_at_delete, 3);
   EXPECT_TRUE(failed_deleted);
@@ -461,32 +385,13 @@ TEST_P(EngineTest, delete_variable_runs_after_pending_ops) {
   int64_t sum = 0;
   for (int i = 0; i < 100; ++i) {
     VarHandle v = engine_->NewVariable();
-    engine_->PushSync([&sum, i](RunContext) { sum += i; }, kCPU, {}, {v});
-    RunWithTimeout([&] { EXPECT_EQ(ErrorOf([&] { engine_->WaitForVar(v); }), ""); });
-    engine_->DeleteVariable([&](RunContext) { deleted.fetch_add(1); }, kCPU, v);
+    Run([&sum, i] { sum += i; }, {}, {v});
+    EXPECT_EQ(WaitVar(v), "");
+    engine_->DeleteVariable([&](RunContext) { deleted++; }, kCPU, v);
   }
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  EXPECT_EQ(WaitAll(), "");
   EXPECT_EQ(deleted.load(), 100);
   EXPECT_EQ(sum, 4950);
-}
-
-TEST_P(EngineTest, priority_ops_all_run_and_keep_var_order) {
-  constexpr int kVars = 4, kOps = 400;
-  std::vector<VarHandle> vars;
-  for (int i = 0; i < kVars; ++i) vars.push_back(NewVar());
-  std::vector<std::vector<int>> logs(kVars);
-  std::mt19937 rng(3);
-  for (int i = 0; i < kOps; ++i) {
-    const int v = i % kVars;
-    const FnProperty prop = i % 3 == 0 ? FnProperty::kCPUPrioritized : FnProperty::kNormal;
-    engine_->PushSync([&logs, v, i](RunContext) { logs[v].push_back(i); }, kCPU, {}, {vars[v]},
-                      prop, static_cast<int>(rng() % 21) - 10);
-  }
-  RunWithTimeout([&] { engine_->WaitForAll(); });
-  for (int v = 0; v < kVars; ++v) {
-    ASSERT_EQ(logs[v].size(), static_cast<size_t>(kOps / kVars));
-    for (size_t k = 0; k < logs[v].size(); ++k) EXPECT_EQ(logs[v][k], v + kVars * static_cast<int>(k));
-  }
 }
 
 TEST_P(EngineTest, duplicate_and_overlapping_vars_are_deduplicated) {
@@ -494,17 +399,15 @@ TEST_P(EngineTest, duplicate_and_overlapping_vars_are_deduplicated) {
   std::atomic<int> writers_inside{0};
   std::atomic<bool> overlapped{false};
   int runs = 0;
-  RunWithTimeout([&] {
-    for (int i = 0; i < 200; ++i) {
-      // y is listed twice as written and once as read: it counts as one write.
-      engine_->PushSync([&](RunContext) {
-        if (writers_inside.fetch_add(1) != 0) overlapped = true;
-        ++runs;
-        writers_inside.fetch_sub(1);
-      }, kCPU, {x, x, y}, {y, y});
-    }
-    engine_->WaitForAll();
-  });
+  for (int i = 0; i < 200; ++i) {
+    // y is listed twice as written and once as read: it counts as one write.
+    Run([&] {
+      if (writers_inside++ != 0) overlapped = true;
+      ++runs;
+      writers_inside--;
+    }, {x, x, y}, {y, y});
+  }
+  EXPECT_EQ(WaitAll(), "");
   EXPECT_EQ(runs, 200);
   EXPECT_FALSE(overlapped.load()) << "two writes of y ran at once";
 }
@@ -513,80 +416,60 @@ TEST_P(EngineTest, reusable_operator_runs_once_per_push) {
   VarHandle x = NewVar();
   int count = 0;
   OprHandle op = engine_->NewOperator(
-      [&count](RunContext, CallbackOnComplete done) {
-        ++count;
-        done();
-      },
-      {}, {x}, FnProperty::kNormal, "reusable");
+      [&count](RunContext, CallbackOnComplete done) { ++count; done(); }, {}, {x});
   for (int i = 0; i < 100; ++i) engine_->Push(op, kCPU, i % 3);
   engine_->DeleteOperator(op);  // pushed instances still run
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  EXPECT_EQ(WaitAll(), "");
   EXPECT_EQ(count, 100);
 }
 
-TEST_P(EngineTest, wait_for_var_inside_op_does_not_deadlock) {
-  VarHandle x = NewVar(), y = NewVar();
+TEST_P(EngineTest, priority_ops_all_run_and_keep_var_order) {  // a weak check, see OprQueue
+  constexpr int kVars = 4, kOps = 400;
+  std::vector<VarHandle> vars;
+  for (int i = 0; i < kVars; ++i) vars.push_back(NewVar());
+  std::vector<std::vector<int>> logs(kVars);
+  for (int i = 0; i < kOps; ++i) {
+    const FnProperty prop = i % 3 ? FnProperty::kNormal : FnProperty::kCPUPrioritized;
+    Run([&logs, i] { logs[i % kVars].push_back(i); }, {}, {vars[i % kVars]}, prop, i % 21 - 10);
+  }
+  EXPECT_EQ(WaitAll(), "");
+  for (int v = 0; v < kVars; ++v) {
+    ASSERT_EQ(logs[v].size(), static_cast<size_t>(kOps / kVars));
+    for (int k = 0; k < kOps / kVars; ++k) EXPECT_EQ(logs[v][k], v + kVars * k);
+  }
+}
+
+TEST_P(EngineTest, waits_inside_ops) {
+  VarHandle x = NewVar(), y = NewVar(), z = NewVar();
   int y_value = 0, seen = -1;
-  engine_->PushSync([&](RunContext) {
-    std::this_thread::sleep_for(5ms);
-    y_value = 1;
-  }, kCPU, {}, {y});
-  engine_->PushSync([&](RunContext) {
-    engine_->WaitForVar(y);  // another worker finishes y meanwhile
-    seen = y_value;
-  }, kCPU, {}, {x});
-  if (!Threaded()) {  // NaiveEngine: even a wait on the var the op itself writes returns
-    engine_->PushSync([&](RunContext) { engine_->WaitForVar(x); }, kCPU, {}, {x});
-  }
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  bool wait_all_returned = false;
+  Run([&] { sleep_for(5ms); y_value = 1; }, {}, {y});
+  Run([&] { engine_->WaitForVar(y); seen = y_value; }, {}, {x});  // y finishes elsewhere
+  // NaiveEngine: even a wait on the var the op itself writes returns.
+  if (!Threaded()) Run([&] { engine_->WaitForVar(x); }, {}, {x});
+  Run([&] { engine_->WaitForAll(); wait_all_returned = true; }, {}, {z});
+  const std::string error = WaitVar(z);
+  EXPECT_EQ(WaitAll(), "");
   EXPECT_EQ(seen, 1);
-}
-
-TEST_P(EngineTest, wait_for_all_inside_op_fails_that_op_on_threaded_engines) {
-  VarHandle x = NewVar();
-  bool returned = false;
-  engine_->PushSync([&](RunContext) {
-    engine_->WaitForAll();
-    returned = true;
-  }, kCPU, {}, {x});
-  std::string error;
-  RunWithTimeout([&] { error = ErrorOf([&] { engine_->WaitForVar(x); }); });
-  if (Threaded()) {
-    EXPECT_TRUE(Contains(error, "WaitForAll")) << error;
-    EXPECT_FALSE(returned);
-  } else {  // NaiveEngine has nothing to wait for and returns
-    EXPECT_EQ(error, "");
-    EXPECT_TRUE(returned);
-  }
-}
-
-TEST_P(EngineTest, stop_and_start_keep_pending_work) {
-  VarHandle x = NewVar();
-  int count = 0;
-  for (int i = 0; i < 10; ++i) engine_->PushSync([&](RunContext) { ++count; }, kCPU, {}, {x});
-  engine_->Stop();
-  EXPECT_EQ(count, 10) << "Stop finishes the work pushed before it";
-  for (int i = 0; i < 10; ++i) engine_->PushSync([&](RunContext) { ++count; }, kCPU, {}, {x});
-  engine_->Start();
-  RunWithTimeout([&] { engine_->WaitForAll(); });
-  EXPECT_EQ(count, 20);
+  // A threaded engine fails the op rather than let it wait for itself; NaiveEngine returns.
+  EXPECT_EQ(wait_all_returned, !Threaded());
+  if (Threaded()) EXPECT_TRUE(HasError(error, "WaitForAll"));
+  else EXPECT_EQ(error, "");
 }
 
 std::atomic<int> g_hook_starts{0}, g_hook_ends{0}, g_hook_bad_name{0};
-void CountStart(const engine::OprExecInfo& info) {
-  if (info.name == nullptr || std::string(info.name) != "hooked_op") g_hook_bad_name++;
-  g_hook_starts++;
-}
-void CountEnd(const engine::OprExecInfo&) { g_hook_ends++; }
 
 TEST_P(EngineTest, profiler_hooks_see_each_run) {
   VarHandle x = NewVar();
   g_hook_starts = g_hook_ends = g_hook_bad_name = 0;
-  engine::SetOprHooks(CountStart, CountEnd);
-  for (int i = 0; i < 10; ++i) {
-    engine_->PushSync([](RunContext) {}, kCPU, {}, {x}, FnProperty::kNormal, 0, "hooked_op");
-  }
-  RunWithTimeout([&] { engine_->WaitForAll(); });
+  engine::SetOprHooks(
+      [](const engine::OprExecInfo& info) {
+        g_hook_starts++;
+        if (info.name == nullptr || std::string(info.name) != "hooked_op") g_hook_bad_name++;
+      },
+      [](const engine::OprExecInfo&) { g_hook_ends++; });
+  for (int i = 0; i < 10; ++i) Run([] {}, {}, {x}, FnProperty::kNormal, 0, "hooked_op");
+  WaitAll();
   engine::SetOprHooks(nullptr, nullptr);
   EXPECT_EQ(g_hook_starts.load(), 10);
   EXPECT_EQ(g_hook_ends.load(), 10);
@@ -602,55 +485,47 @@ TEST_P(EngineTest, exit_with_queued_work) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     // Child: queue slow work on this engine and on the process-wide one, then exit at once.
+    alarm(30);
     g_exit_engine = MakeEngine(GetParam());
+    auto slow = [](RunContext) { sleep_for(1ms); g_exit_counter++; };
     std::vector<VarHandle> vars;
     for (int i = 0; i < 4; ++i) vars.push_back(g_exit_engine->NewVariable());
-    for (int i = 0; i < 100; ++i) {
-      g_exit_engine->PushSync([](RunContext) {
-        std::this_thread::sleep_for(1ms);
-        g_exit_counter++;
-      }, kCPU, {}, {vars[i % 4]});
-    }
+    for (int i = 0; i < 100; ++i) g_exit_engine->PushSync(slow, kCPU, {}, {vars[i % 4]});
     VarHandle v = Engine::Get()->NewVariable();
-    for (int i = 0; i < 50; ++i) {
-      Engine::Get()->PushSync([](RunContext) {
-        std::this_thread::sleep_for(1ms);
-        g_exit_counter++;
-      }, kCPU, {}, {v});
-    }
+    for (int i = 0; i < 50; ++i) Engine::Get()->PushSync(slow, kCPU, {}, {v});
     std::exit(0);
   }
-  EXPECT_EQ(WaitChild(pid, 30s), 0) << "a process exiting with queued engine work must exit 0";
+  EXPECT_EQ(ChildExitCode(pid), 0) << "a process exiting with queued engine work must exit 0";
 }
 
 TEST_P(EngineTest, forked_child_has_working_engine) {
   VarHandle x = NewVar();
   int64_t value = 0;
-  auto step = [&value](RunContext) { value = (value * 3 + 1) % 1000003; };
+  auto step = [&value] { value = (value * 3 + 1) % 1000003; };
   auto expect_after = [](int steps) {
     int64_t v = 0;
     for (int i = 0; i < steps; ++i) v = (v * 3 + 1) % 1000003;
     return v;
   };
-  for (int i = 0; i < 100; ++i) engine_->PushSync(step, kCPU, {}, {x});  // not waited for
+  for (int i = 0; i < 100; ++i) Run(step, {}, {x});  // not waited for
   std::fflush(nullptr);
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
+    alarm(30);
     bool ok = value == expect_after(100);  // the engine finished its work before fork
-    for (int i = 0; i < 50; ++i) engine_->PushSync(step, kCPU, {}, {x});
+    for (int i = 0; i < 50; ++i) Run(step, {}, {x});
     engine_->WaitForVar(x);
     ok = ok && value == expect_after(150);
     VarHandle y = engine_->NewVariable();
     int reads = 0;
-    engine_->PushSync([&](RunContext) { ++reads; }, kCPU, {x}, {y});
+    Run([&] { ++reads; }, {x}, {y});
     engine_->WaitForAll();
-    ok = ok && reads == 1;
-    std::_Exit(ok ? 0 : 1);
+    std::_Exit(ok && reads == 1 ? 0 : 1);
   }
-  EXPECT_EQ(WaitChild(pid, 30s), 0) << "the forked child's engine did not work";
-  for (int i = 0; i < 10; ++i) engine_->PushSync(step, kCPU, {}, {x});
-  RunWithTimeout([&] { engine_->WaitForVar(x); });
+  EXPECT_EQ(ChildExitCode(pid), 0) << "the forked child's engine did not work";
+  for (int i = 0; i < 10; ++i) Run(step, {}, {x});
+  EXPECT_EQ(WaitVar(x), "");
   EXPECT_EQ(value, expect_after(110)) << "the parent's engine must keep working after fork";
 }
 
@@ -664,27 +539,25 @@ TEST_P(EngineTest, gpu_push_without_cuda_raises) {
     engine_->PushSync([&](RunContext) { ran = true; }, Context::GPU(0), {}, {x},
                       FnProperty::kNormal, 0, "gpu_only_op");
   });
-  EXPECT_TRUE(Contains(error, "gpu(0)")) << error;
-  EXPECT_TRUE(Contains(error, "gpu_only_op")) << error;
-  OprHandle op = engine_->NewOperator([&](RunContext, CallbackOnComplete done) { done(); }, {},
-                                      {x});
+  EXPECT_TRUE(HasError(error, "gpu(0)"));
+  EXPECT_TRUE(HasError(error, "gpu_only_op"));
+  OprHandle op =
+      engine_->NewOperator([](RunContext, CallbackOnComplete done) { done(); }, {}, {x});
   EXPECT_THROW(engine_->Push(op, Context::GPU(1)), dmlc::Error);
   engine_->DeleteOperator(op);
-  RunWithTimeout([&] { EXPECT_EQ(ErrorOf([&] { engine_->WaitForAll(); }), ""); });
+  EXPECT_EQ(WaitAll(), "");
   EXPECT_FALSE(ran);
   int value = 0;
-  engine_->PushSync([&](RunContext) { value = 3; }, kCPU, {}, {x});
-  RunWithTimeout([&] { engine_->WaitForVar(x); });
+  Run([&] { value = 3; }, {}, {x});
+  EXPECT_EQ(WaitVar(x), "");
   EXPECT_EQ(value, 3) << "the engine keeps working after refusing a GPU op";
 #endif
 }
 
-INSTANTIATE_TEST_SUITE_P(AllEngines, EngineTest,
-                         ::testing::Values("NaiveEngine", "ThreadedEngine",
-                                           "ThreadedEnginePerDevice"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    AllEngines, EngineTest,
+    ::testing::Values("NaiveEngine", "ThreadedEngine", "ThreadedEnginePerDevice"),
+    [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 TEST(EngineFactory, create_accepts_async_suffix_and_rejects_unknown_names) {
   EXPECT_STREQ(Engine::Create("NaiveEngineAsync")->Type(), "NaiveEngine");
@@ -693,9 +566,9 @@ TEST(EngineFactory, create_accepts_async_suffix_and_rejects_unknown_names) {
   EXPECT_THROW(Engine::Create("FastEngine"), dmlc::Error);
 }
 
-TEST(EngineSingleton, get_returns_one_working_engine_of_the_configured_type) {
-  std::string type = env::GetString("MXNET_ENGINE_TYPE");
-  if (type.size() > 5 && type.compare(type.size() - 5, 5, "Async") == 0) type.resize(type.size() - 5);
+TEST(EngineFactory, get_returns_one_working_engine_of_the_configured_type) {
+  std::string type = env::GetString("MXNET_ENGINE_TYPE");  // "Async" names the same engine
+  if (type.size() > 5 && type.substr(type.size() - 5) == "Async") type.resize(type.size() - 5);
   Engine* engine = Engine::Get();
   ASSERT_NE(engine, nullptr);
   EXPECT_EQ(engine, Engine::_GetSharedRef().get());
@@ -703,22 +576,20 @@ TEST(EngineSingleton, get_returns_one_working_engine_of_the_configured_type) {
   VarHandle x = engine->NewVariable();
   int value = 0;
   engine->PushSync([&](RunContext) { value = 4; }, kCPU, {}, {x});
-  RunWithTimeout([&] { engine->WaitForVar(x); });
+  EXPECT_EQ(ErrorOf([&] { engine->WaitForVar(x); }), "");
   EXPECT_EQ(value, 4);
   engine->DeleteVariable([](RunContext) {}, kCPU, x);
-  RunWithTimeout([&] { engine->WaitForAll(); });
+  EXPECT_EQ(ErrorOf([&] { engine->WaitForAll(); }), "");
 }
 
 TEST(OprQueue, higher_priority_pops_first_and_ties_keep_push_order) {
   engine::OprBlock blocks[6];
-  const int priorities[6] = {0, 3, -1, 0, 3, 7};
   engine::OprQueue queue;
   for (int i = 0; i < 6; ++i) {
-    blocks[i].priority = priorities[i];
+    blocks[i].priority = std::vector<int>{0, 3, -1, 0, 3, 7}[i];
     queue.Push(&blocks[i]);
   }
-  const int expected_order[6] = {5, 1, 4, 0, 3, 2};
-  for (int i : expected_order) {
+  for (int i : {5, 1, 4, 0, 3, 2}) {
     ASSERT_FALSE(queue.empty());
     EXPECT_EQ(queue.Pop(), &blocks[i]);
   }

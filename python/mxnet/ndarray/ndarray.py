@@ -315,9 +315,8 @@ def array(source_array, ctx=None, dtype=None):
     if isinstance(source_array, NDArray):
         dt = source_array.dtype if dtype is None else dtype
         return source_array.as_in_context(_ctx_or_default(ctx)).astype(dt)
-    if dtype is None:
-        dtype = source_array.dtype if isinstance(source_array, np.ndarray) else np.float32
-    np_arr = np.asarray(source_array, dtype=dtype)
+    # As MXNet 1.x: float32 unless dtype is given, even for numpy sources.
+    np_arr = np.asarray(source_array, dtype=np.float32 if dtype is None else dtype)
     ctx = _ctx_or_default(ctx)
     return _ffi.array_from_numpy(np_arr, ctx.device_typeid, ctx.device_id, dtype_flag(np_arr.dtype))
 

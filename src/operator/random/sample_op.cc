@@ -132,6 +132,8 @@ bool SampleShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TS
                      << "negative dimensions, given " << static_cast<const TShape&>(s);
     }
     AssignShape(attrs, "output", &(*out)[0], s);
+  } else if ((*out)[0].ndim() < 0) {
+    (*out)[0] = TShape{1};  // no shape and no out= array: one sample, as MXNet's front gives
   }
   return (*out)[0].IsKnown();
 }

@@ -8,6 +8,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <istream>
 #include <ostream>
 #include <vector>
@@ -28,8 +29,12 @@ struct DimTuple {
   TShape ToShape() const { return TShape(v.begin(), v.end()); }
 };
 
+/*! \brief The next character, or EOF without touching the state once the stream is not good
+ *  (peek() on a stream at its end would set failbit). */
+inline int PeekChar(std::istream& is) { return is.good() ? is.peek() : EOF; }
+
 inline void SkipSpaces(std::istream& is) {
-  while (std::isspace(is.peek())) is.get();
+  while (std::isspace(PeekChar(is))) is.get();
 }
 
 /*! \brief One integer, with an optional Python-2 'L' suffix. */
@@ -37,14 +42,14 @@ inline bool ReadDimInt(std::istream& is, int64_t* x) {
   SkipSpaces(is);
   is >> *x;
   if (is.fail()) return false;
-  if (is.peek() == 'L') is.get();
+  if (PeekChar(is) == 'L') is.get();
   return true;
 }
 
 inline std::istream& operator>>(std::istream& is, DimTuple& t) {
   t.v.clear();
   SkipSpaces(is);
-  int c = is.peek();
+  int c = PeekChar(is);
   if (c == '-' || c == '+' || std::isdigit(c)) {  // a bare integer means a 1-tuple
     int64_t x;
     if (ReadDimInt(is, &x)) t.v.push_back(x);
@@ -58,7 +63,7 @@ inline std::istream& operator>>(std::istream& is, DimTuple& t) {
   is.get();
   while (true) {
     SkipSpaces(is);
-    if (is.peek() == close) {
+    if (PeekChar(is) == close) {
       is.get();
       return is;
     }
@@ -66,7 +71,7 @@ inline std::istream& operator>>(std::istream& is, DimTuple& t) {
     if (!ReadDimInt(is, &x)) return is;
     t.v.push_back(x);
     SkipSpaces(is);
-    int n = is.peek();
+    int n = PeekChar(is);
     if (n == ',') {
       is.get();
     } else if (n != close) {

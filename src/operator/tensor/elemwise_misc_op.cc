@@ -71,6 +71,13 @@ void AddNCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& i
   MXNET_TYPE_SWITCH(out[0].type_flag_, DType, { AddN<DType>(in, out[0], req[0]); });
 }
 
+std::vector<std::string> AddNInputNames(const NodeAttrs& attrs) {
+  std::vector<std::string> names;
+  const int k = Param<ElementWiseSumParam>(attrs).num_args;
+  for (int i = 0; i < k; ++i) names.push_back("arg" + std::to_string(i));
+  return names;
+}
+
 std::vector<NodeEntry> AddNGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   return std::vector<NodeEntry>(n->inputs.size(), og[0]);
 }
@@ -238,13 +245,7 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .set_attr_parser(ParamParser<ElementWiseSumParam>)
       .add_argument("args", "NDArray-or-Symbol[]", "Positional input arguments")
       .add_arguments(ElementWiseSumParam::__FIELDS__())
-      .set_attr<FListInputNames>("FListInputNames",
-                                 [](const NodeAttrs& attrs) {
-                                   std::vector<std::string> names;
-                                   int k = Param<ElementWiseSumParam>(attrs).num_args;
-                                   for (int i = 0; i < k; ++i) names.push_back("arg" + std::to_string(i));
-                                   return names;
-                                 })
+      .set_attr<FListInputNames>("FListInputNames", AddNInputNames)
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", ElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)

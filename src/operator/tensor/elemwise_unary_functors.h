@@ -106,7 +106,7 @@ inline double ErfInv(double y) {
  *  the asymptotic series. Poles (0, -1, -2, ...) give NaN. */
 inline double Digamma(double x) {
   if (std::isnan(x)) return x;
-  if (x == -std::numeric_limits<double>::infinity()) return std::numeric_limits<double>::quiet_NaN();
+  if (std::isinf(x) && x < 0) return std::numeric_limits<double>::quiet_NaN();
   double result = 0.0;
   if (x <= 0.0) {
     if (x == std::floor(x)) return std::numeric_limits<double>::quiet_NaN();

@@ -291,13 +291,15 @@ void FillValue(const TBlob& out, OpReqType req, DType v) {
 template <int kValue>
 void FillConstCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>&,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, { FillValue(out[0], req[0], ScalarAs<DType>(kValue)); });
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType,
+                    { FillValue(out[0], req[0], ScalarAs<DType>(kValue)); });
 }
 
 void FullCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>&,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const double value = Param<InitOpWithScalarParam>(attrs).value;
-  MXNET_TYPE_SWITCH(out[0].type_flag_, DType, { FillValue(out[0], req[0], ScalarAs<DType>(value)); });
+  MXNET_TYPE_SWITCH(out[0].type_flag_, DType,
+                    { FillValue(out[0], req[0], ScalarAs<DType>(value)); });
 }
 
 void RangeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>&,

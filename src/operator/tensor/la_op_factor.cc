@@ -75,7 +75,8 @@ void PotrfForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
   });
 }
 
-// dA = tril(0.5 * L^-T * symmetrize_lower(L^T dL) * L^-1), the triangle potrf reads.
+// dA = 0.5 * L^-T * symmetrize_lower(L^T dL) * L^-1: as MXNet, the (symmetric) gradient with
+// respect to a symmetric A, not restricted to the triangle potrf reads.
 std::vector<NodeEntry> PotrfGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   const std::string name = n->attrs.name + "_backward";
   NodeEntry L = Out(n);
@@ -90,8 +91,7 @@ std::vector<NodeEntry> PotrfGrad(const ObjectPtr& n, const std::vector<NodeEntry
   };
   NodeEntry sym = MakeNode("_linalg_triangle", name, {gemm2(L, og[0], true, false)},
                            {{"mode", "symmetrize_lower"}});
-  NodeEntry x = trsm(trsm(sym, true, false, 1.0), false, true, 0.5);
-  return {MakeNode("_linalg_triangle", name, {x}, {{"mode", "lower"}})};
+  return {trsm(trsm(sym, true, false, 1.0), false, true, 0.5)};
 }
 
 // --------------------------------------------------------------------------------- inverse

@@ -183,18 +183,18 @@ std::vector<NodeEntry> RepeatGrad(const ObjectPtr& n, const std::vector<NodeEntr
   NodeEntry split, summed;
   if (!p.axis.has_value()) {
     split = GradNode(n, "Reshape", {og[0]}, {{"shape", "(-1," + r + ")"}});
-    summed = GradNode(n, "sum", {split}, {{"axis", "1"}});
+    summed = GradNode(n, "sum", {split}, {{"axis", "(1,)"}});
   } else if (p.axis.value() >= 0) {
     std::vector<std::string> shape(p.axis.value(), "0");
     shape.insert(shape.end(), {"-4", "-1", r, "-2"});
     split = GradNode(n, "Reshape", {og[0]}, {{"shape", TupleText(shape)}});
-    summed = GradNode(n, "sum", {split}, {{"axis", std::to_string(p.axis.value() + 1)}});
+    summed = GradNode(n, "sum", {split}, {{"axis", TupleText(std::vector<int>{p.axis.value() + 1})}});
   } else {
     // Counting from the right (reverse=True): (-2, -1, r, -4, 0, ...) splits dim `axis`.
     std::vector<std::string> shape{"-2", "-1", r, "-4"};
     for (int i = 1; i < -p.axis.value(); ++i) shape.push_back("0");
     split = GradNode(n, "Reshape", {og[0]}, {{"shape", TupleText(shape)}, {"reverse", "True"}});
-    summed = GradNode(n, "sum", {split}, {{"axis", std::to_string(p.axis.value())}});
+    summed = GradNode(n, "sum", {split}, {{"axis", TupleText(std::vector<int>{p.axis.value()})}});
   }
   return {GradNode(n, "reshape_like", {summed, n->inputs[0]})};
 }

@@ -1,5 +1,5 @@
 // StridedCopy: merges contiguous dimensions, then copies rows in parallel (memmove when the
-// innermost dimension is contiguous on both sides).
+// innermost dimension is contiguous on both sides, square tiles for transpose-like plans).
 #include "operator/tensor/strided_copy.h"
 
 #include <cstring>
@@ -80,19 +80,83 @@ void CopyLoop(const StridedPlan& p, const T* src, T* dst) {
   }
 }
 
+// Transpose-like plans (one side strided along the innermost dim, contiguous along dim k)
+// run in square tiles of dims (k, innermost) so both sides stay in cache.
+constexpr dim_t kTile = 32;
+
+int TileDim(const StridedPlan& p) {
+  const int l = p.ndim - 1;
+  if (l < 1 || p.shape[l] < kTile / 4) return -1;
+  const bool src_strided = p.src_stride[l] != 1, dst_strided = p.dst_stride[l] != 1;
+  if (src_strided == dst_strided) return -1;
+  for (int k = l - 1; k >= 0; --k) {
+    if ((src_strided ? p.src_stride[k] : p.dst_stride[k]) == 1) {
+      return p.shape[k] >= kTile / 4 ? k : -1;
+    }
+  }
+  return -1;
+}
+
+template <typename T, bool kAdd>
+void TiledLoop(const StridedPlan& p, int k, const T* src, T* dst) {
+  const int l = p.ndim - 1;
+  const dim_t nk = p.shape[k], nl = p.shape[l];
+  const index_t sk = p.src_stride[k], dk = p.dst_stride[k];
+  const index_t sl = p.src_stride[l], dl = p.dst_stride[l];
+  index_t outer = 1;
+  for (int d = 0; d < l; ++d) {
+    if (d != k) outer *= p.shape[d];
+  }
+  const index_t tk = (nk + kTile - 1) / kTile, tl = (nl + kTile - 1) / kTile;
+  const index_t units = outer * tk * tl;
+  auto body = [&](index_t u) {
+    index_t jb = u % tl, ib = (u / tl) % tk, rem = u / (tl * tk);
+    index_t soff = p.src_offset, doff = p.dst_offset;
+    for (int d = l - 1; d >= 0; --d) {
+      if (d == k) continue;
+      index_t c = rem % p.shape[d];
+      rem /= p.shape[d];
+      soff += c * p.src_stride[d];
+      doff += c * p.dst_stride[d];
+    }
+    const dim_t i1 = std::min<dim_t>(nk, (ib + 1) * kTile), j1 = std::min<dim_t>(nl, (jb + 1) * kTile);
+    for (dim_t i = ib * kTile; i < i1; ++i) {
+      const T* s = src + soff + i * sk;
+      T* o = dst + doff + i * dk;
+      for (dim_t j = jb * kTile; j < j1; ++j) {
+        if constexpr (kAdd) o[j * dl] = T(o[j * dl] + s[j * sl]); else o[j * dl] = s[j * sl];
+      }
+    }
+  };
+  if (static_cast<index_t>(p.Size()) >= kParallelGrain && units > 1) {
+#if MXNET_USE_OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (index_t u = 0; u < units; ++u) body(u);
+  } else {
+    for (index_t u = 0; u < units; ++u) body(u);
+  }
+}
+
+template <typename T, bool kAdd>
+void CopyAny(const StridedPlan& p, const T* src, T* dst) {
+  int k = TileDim(p);
+  if (k >= 0) TiledLoop<T, kAdd>(p, k, src, dst); else CopyLoop<T, kAdd>(p, src, dst);
+}
+
 void RunNormalized(const StridedPlan& p, int dtype, const void* src, void* dst, OpReqType req) {
   if (req == kAddTo) {
     MXNET_TYPE_SWITCH(dtype, DType, {
-      CopyLoop<DType, true>(p, static_cast<const DType*>(src), static_cast<DType*>(dst));
+      CopyAny<DType, true>(p, static_cast<const DType*>(src), static_cast<DType*>(dst));
     });
     return;
   }
   // Writing moves bytes only: dispatch on element size to keep instantiations few.
   switch (DTypeSize(dtype)) {
-    case 1: CopyLoop<uint8_t, false>(p, static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst)); break;
-    case 2: CopyLoop<uint16_t, false>(p, static_cast<const uint16_t*>(src), static_cast<uint16_t*>(dst)); break;
-    case 4: CopyLoop<uint32_t, false>(p, static_cast<const uint32_t*>(src), static_cast<uint32_t*>(dst)); break;
-    case 8: CopyLoop<uint64_t, false>(p, static_cast<const uint64_t*>(src), static_cast<uint64_t*>(dst)); break;
+    case 1: CopyAny<uint8_t, false>(p, static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst)); break;
+    case 2: CopyAny<uint16_t, false>(p, static_cast<const uint16_t*>(src), static_cast<uint16_t*>(dst)); break;
+    case 4: CopyAny<uint32_t, false>(p, static_cast<const uint32_t*>(src), static_cast<uint32_t*>(dst)); break;
+    case 8: CopyAny<uint64_t, false>(p, static_cast<const uint64_t*>(src), static_cast<uint64_t*>(dst)); break;
     default: LOG(FATAL) << "unsupported dtype " << DTypeName(dtype);
   }
 }

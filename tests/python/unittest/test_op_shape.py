@@ -87,9 +87,9 @@ def test_reshape_like_uses_ranges_of_both_shapes():
     z = mx.nd.reshape_like(mx.nd.zeros((3, 5)), mx.nd.zeros((1, 15, 4)), lhs_begin=0,
                            lhs_end=2, rhs_begin=1, rhs_end=2)
     assert z.shape == (15,)
-    w = mx.nd.reshape_like(mx.nd.zeros((2, 12)), mx.nd.zeros((4, 6), dtype=np.int32),
-                           lhs_begin=-1, rhs_begin=-1)
-    assert w.shape == (2, 6)
+    w = mx.nd.reshape_like(mx.nd.zeros((2, 12)), mx.nd.zeros((3, 4), dtype=np.int32),
+                           lhs_begin=-1)
+    assert w.shape == (2, 3, 4)
     assert w.dtype == np.float32
     assert mx.nd.reshape_like(mx.nd.zeros((2, 6)), mx.nd.zeros((3, 4))).shape == (3, 4)
 

@@ -1,0 +1,315 @@
+/*
+ * The C API of libmxnet.so: plain C declarations, signature-compatible with MXNet 1.9.1.
+ *
+ * Conventions (every function below):
+ *  - Returns 0 on success and -1 on failure; after a failure MXGetLastError() gives the
+ *    message of the calling thread's last error.
+ *  - Handles are opaque pointers. An NDArrayHandle is the address of a C++ mxnet::NDArray;
+ *    the Python package's `arr.handle` is such an address too, so a handle taken from Python
+ *    can be passed here (but must not be freed here: Python owns it).
+ *  - Arrays returned through `const T**` / `T**` out-parameters (shapes, names, handle lists)
+ *    live in thread-local storage owned by the library. They stay valid until the same
+ *    function is called again on the same thread; copy them if you need them longer.
+ *  - Handles created for the caller (MXNDArrayCreate*, MXNDArraySlice/At/Reshape64,
+ *    MXNDArrayLoad, MXNDArrayGetGrad, MXImperativeInvoke, MXAutogradBackwardEx outputs)
+ *    belong to the caller and are released with MXNDArrayFree.
+ *  - Work is asynchronous: operators are queued to the dependency engine. Reads of results
+ *    through MXNDArraySyncCopyToCPU wait by themselves; raw pointers from MXNDArrayGetData do
+ *    not (call MXNDArrayWaitToRead / MXNDArrayWaitToWrite first). An error raised inside queued
+ *    work is reported by the next call that waits on the affected array.
+ *
+ * Valid C99 and C++.
+ */
+#ifndef MXNET_C_API_H_
+#define MXNET_C_API_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*! \brief A default argument value in C++; nothing in C. */
+#ifdef __cplusplus
+#define DEFAULT(x) = x
+#else
+#define DEFAULT(x)
+#endif
+
+#ifndef MXNET_DLL
+#define MXNET_DLL
+#endif
+
+/*! \brief Unsigned 32-bit integer used for counts and legacy shapes. */
+typedef unsigned int mx_uint;
+/*! \brief The default floating-point element type. */
+typedef float mx_float;
+/*! \brief A 64-bit dimension extent. */
+typedef int64_t dim_t;
+
+/*! \brief An NDArray (a C++ mxnet::NDArray*). */
+typedef void* NDArrayHandle;
+/*! \brief A legacy NDArray function (unused by this library). */
+typedef const void* FunctionHandle;
+/*! \brief An operator of the registry, as taken by MXImperativeInvoke. */
+typedef void* AtomicSymbolCreator;
+/*! \brief An operator of the registry (the same value as an AtomicSymbolCreator). */
+typedef void* OpHandle;
+/*! \brief Handles of parts of the API not declared here yet. */
+typedef void* SymbolHandle;
+typedef void* AtomicSymbolHandle;
+typedef void* CachedOpHandle;
+typedef void* ExecutorHandle;
+typedef void* DataIterCreator;
+typedef void* DataIterHandle;
+typedef void* KVStoreHandle;
+typedef void* RecordIOHandle;
+typedef void* ProfileHandle;
+
+/*! \brief One compile-time feature of the library (see MXLibInfoFeatures). */
+struct LibFeature {
+  const char* name;
+  bool enabled;
+};
+
+/*!
+ * \brief The message of the last error raised on the calling thread ("" when none).
+ * \return a thread-local string, valid until the next failing call on this thread.
+ */
+MXNET_DLL const char* MXGetLastError(void);
+
+/* ------------------------------------------------------------------ global state */
+
+/*! \brief The library version as an integer, major*10000 + minor*100 + patch (10901). */
+MXNET_DLL int MXGetVersion(int* out);
+
+/*!
+ * \brief The list of compile-time features (CUDA, ONEDNN, OPENMP, ...).
+ * \param libFeature receives a pointer to a static array owned by the library.
+ * \param size receives the number of entries.
+ */
+MXNET_DLL int MXLibInfoFeatures(const struct LibFeature** libFeature, size_t* size);
+
+/*! \brief Seed the random number generators of every device. */
+MXNET_DLL int MXRandomSeed(int seed);
+
+/*! \brief Seed the random number generator of one device (dev_type 1 = cpu, 2 = gpu). */
+MXNET_DLL int MXRandomSeedContext(int seed, int dev_type, int dev_id);
+
+/*!
+ * \brief Tell the engine the process is ending: waits for all queued work, then stops the
+ *  worker threads (later work runs synchronously in the caller). Optional; call it last.
+ */
+MXNET_DLL int MXNotifyShutdown(void);
+
+/*! \brief Set the number of OpenMP threads operator kernels use in this process. */
+MXNET_DLL int MXSetNumOMPThreads(int thread_num);
+
+/*!
+ * \brief Set how many operators the engine may bulk into one.
+ * \param prev_bulk_size receives the previous value (may be NULL).
+ */
+MXNET_DLL int MXEngineSetBulkSize(int bulk_size, int* prev_bulk_size);
+
+/*! \brief The number of visible GPUs (0 in a build without CUDA). */
+MXNET_DLL int MXGetGPUCount(int* out);
+
+/* ------------------------------------------------------------------ NDArray */
+
+/*!
+ * \brief Create an empty ("none") NDArray: no shape, no memory. It can be passed as an output
+ *  of MXImperativeInvoke, which then makes it hold the result.
+ */
+MXNET_DLL int MXNDArrayCreateNone(NDArrayHandle* out);
+
+/*!
+ * \brief Create an NDArray.
+ * \param shape ndim extents (ndim may be 0 for a scalar array).
+ * \param dev_type 1 cpu, 2 gpu, 3 cpu_pinned, 5 cpu_shared.
+ * \param dev_id device ordinal.
+ * \param delay_alloc nonzero to take memory only when the array is first written.
+ * \param dtype 0 float32, 1 float64, 2 float16, 3 uint8, 4 int32, 5 int8, 6 int64, 7 bool.
+ * \param out receives the new handle (free it with MXNDArrayFree).
+ */
+MXNET_DLL int MXNDArrayCreateEx(const mx_uint* shape, mx_uint ndim, int dev_type, int dev_id,
+                                int delay_alloc, int dtype, NDArrayHandle* out);
+
+/*!
+ * \brief Release a handle made by this API. The memory itself is returned once every queued
+ *  operation using it has finished. Freeing NULL does nothing (returns 0).
+ */
+MXNET_DLL int MXNDArrayFree(NDArrayHandle handle);
+
+/*!
+ * \brief The shape of an array. A none array reports ndim 0.
+ * \param out_dim receives the number of dimensions.
+ * \param out_pdata receives out_dim extents (thread-local storage).
+ */
+MXNET_DLL int MXNDArrayGetShapeEx(NDArrayHandle handle, int* out_dim, const int** out_pdata);
+
+/*! \brief The dtype flag of an array (see MXNDArrayCreateEx); -1 for a none array. */
+MXNET_DLL int MXNDArrayGetDType(NDArrayHandle handle, int* out_dtype);
+
+/*! \brief The device of an array; 0, 0 for a none array. */
+MXNET_DLL int MXNDArrayGetContext(NDArrayHandle handle, int* out_dev_type, int* out_dev_id);
+
+/*!
+ * \brief The address of the array's first element (device memory for gpu arrays); NULL for a
+ *  none array. Does NOT wait for queued work: call MXNDArrayWaitToRead (before reading) or
+ *  MXNDArrayWaitToWrite (before writing) first.
+ */
+MXNET_DLL int MXNDArrayGetData(NDArrayHandle handle, void** out_pdata);
+
+/*!
+ * \brief Copy size elements (not bytes) of the array's dtype from host memory into the array.
+ *  Waits for earlier work on the array; returns when the copy is done.
+ */
+MXNET_DLL int MXNDArraySyncCopyFromCPU(NDArrayHandle handle, const void* data, size_t size);
+
+/*!
+ * \brief Copy the array's size elements (not bytes) into host memory. Waits for the pending
+ *  writes of the array; returns when the copy is done.
+ */
+MXNET_DLL int MXNDArraySyncCopyToCPU(NDArrayHandle handle, void* data, size_t size);
+
+/*! \brief Wait until every queued write to the array is done (reports its errors). */
+MXNET_DLL int MXNDArrayWaitToRead(NDArrayHandle handle);
+
+/*! \brief Wait until every queued read and write of the array is done. */
+MXNET_DLL int MXNDArrayWaitToWrite(NDArrayHandle handle);
+
+/*! \brief Wait until all queued work of the process is done (reports the first error). */
+MXNET_DLL int MXNDArrayWaitAll(void);
+
+/*!
+ * \brief A view of rows [slice_begin, slice_end) along axis 0, sharing memory with handle.
+ *  Recorded for autograd when recording is on and the array is part of a graph.
+ */
+MXNET_DLL int MXNDArraySlice(NDArrayHandle handle, mx_uint slice_begin, mx_uint slice_end,
+                             NDArrayHandle* out);
+
+/*! \brief A view of row idx (axis 0 removed), sharing memory with handle. */
+MXNET_DLL int MXNDArrayAt(NDArrayHandle handle, mx_uint idx, NDArrayHandle* out);
+
+/*!
+ * \brief A view with another shape of the same size, sharing memory with handle. dims may use
+ *  the Reshape operator's special values (0 copy, -1 infer, -2 copy rest, -3 merge two,
+ *  -4 split one); reverse applies them from the right.
+ */
+MXNET_DLL int MXNDArrayReshape64(NDArrayHandle handle, int ndim, dim_t* dims, bool reverse,
+                                 NDArrayHandle* out);
+
+/*!
+ * \brief Save arrays to a file in MXNet's .params/.nd format.
+ * \param keys NULL for an unnamed list, or num_args names.
+ */
+MXNET_DLL int MXNDArraySave(const char* fname, mx_uint num_args, NDArrayHandle* args,
+                            const char** keys);
+
+/*!
+ * \brief Load a .params/.nd file.
+ * \param out_size receives the number of arrays.
+ * \param out_arr receives the array of new handles (the array is thread-local; each handle
+ *  belongs to the caller and is released with MXNDArrayFree).
+ * \param out_name_size receives the number of names (0 for an unnamed list).
+ * \param out_names receives the names (thread-local storage).
+ */
+MXNET_DLL int MXNDArrayLoad(const char* fname, mx_uint* out_size, NDArrayHandle** out_arr,
+                            mx_uint* out_name_size, const char*** out_names);
+
+/*!
+ * \brief The gradient buffer of an array marked with MXAutogradMarkVariables, as a new handle;
+ *  *out is NULL when the array has none.
+ */
+MXNET_DLL int MXNDArrayGetGrad(NDArrayHandle handle, NDArrayHandle* out);
+
+/* ------------------------------------------------------------------ operators */
+
+/*!
+ * \brief The names of every registered operator (aliases included).
+ * \param out_array receives out_size names (thread-local storage).
+ */
+MXNET_DLL int MXListAllOpNames(mx_uint* out_size, const char*** out_array);
+
+/*! \brief The operator registered under op_name; fails for an unknown name. */
+MXNET_DLL int NNGetOpHandle(const char* op_name, OpHandle* op_out);
+
+/*!
+ * \brief Documentation of an operator. Strings stay valid for the life of the process; the
+ *  arrays are thread-local.
+ * \param num_args receives the number of arguments (inputs and parameters).
+ * \param key_var_num_args receives the name of the parameter giving the number of variadic
+ *  inputs ("num_args"), or "" when the op takes a fixed number.
+ * \param return_type receives NULL (may itself be NULL).
+ */
+MXNET_DLL int MXSymbolGetAtomicSymbolInfo(AtomicSymbolCreator creator, const char** name,
+                                          const char** description, mx_uint* num_args,
+                                          const char*** arg_names,
+                                          const char*** arg_type_infos,
+                                          const char*** arg_descriptions,
+                                          const char** key_var_num_args,
+                                          const char** return_type DEFAULT(NULL));
+
+/*!
+ * \brief Run one operator on NDArrays.
+ * \param creator an operator handle (NNGetOpHandle).
+ * \param num_inputs, inputs the input arrays.
+ * \param num_outputs in/out. When *outputs is NULL the outputs are allocated: *num_outputs
+ *  receives the number of visible outputs and *outputs a thread-local array of new handles
+ *  (each belongs to the caller). Otherwise *outputs holds *num_outputs arrays to write into
+ *  (all the op's outputs, or only its visible ones); none arrays there receive the results.
+ * \param num_params, param_keys, param_vals the operator's parameters as text, e.g.
+ *  "axis" = "(0,1)", "scalar" = "0.5". A variadic op's count ("num_args") defaults to
+ *  num_inputs.
+ */
+MXNET_DLL int MXImperativeInvoke(AtomicSymbolCreator creator, int num_inputs,
+                                 NDArrayHandle* inputs, int* num_outputs,
+                                 NDArrayHandle** outputs, int num_params,
+                                 const char** param_keys, const char** param_vals);
+
+/* ------------------------------------------------------------------ autograd */
+
+/*! \brief Turn recording on (1) or off (0) for this thread; *prev (may be NULL) gets the old state. */
+MXNET_DLL int MXAutogradSetIsRecording(int is_recording, int* prev);
+
+/*! \brief Turn training mode on (1) or off (0) for this thread; *prev (may be NULL) gets the old state. */
+MXNET_DLL int MXAutogradSetIsTraining(int is_training, int* prev);
+
+/*! \brief Whether this thread records operators for autograd. */
+MXNET_DLL int MXAutogradIsRecording(bool* curr);
+
+/*! \brief Whether this thread runs in training mode. */
+MXNET_DLL int MXAutogradIsTraining(bool* curr);
+
+/*!
+ * \brief Mark arrays as variables whose gradients are wanted.
+ * \param reqs_array per variable: 0 null, 1 write, 3 add.
+ * \param grad_handles per variable, the array that receives its gradient (same shape).
+ */
+MXNET_DLL int MXAutogradMarkVariables(mx_uint num_var, NDArrayHandle* var_handles,
+                                      mx_uint* reqs_array, NDArrayHandle* grad_handles);
+
+/*!
+ * \brief Backpropagate from recorded outputs.
+ * \param ograd_handles NULL, or num_output head gradients (NULL entries mean ones).
+ * \param num_variables 0 to write the gradients of the marked variables into their buffers;
+ *  otherwise the gradients of var_handles are returned in *grad_handles (a thread-local array
+ *  of new handles owned by the caller) and their storage types (0, dense) in *grad_stypes
+ *  (may be NULL).
+ * \param retain_graph keep the recorded graph for another backward.
+ * \param create_graph record the backward computation (for higher-order gradients).
+ * \param is_train run backward in training mode.
+ */
+MXNET_DLL int MXAutogradBackwardEx(mx_uint num_output, NDArrayHandle* output_handles,
+                                   NDArrayHandle* ograd_handles, mx_uint num_variables,
+                                   NDArrayHandle* var_handles, int retain_graph,
+                                   int create_graph, int is_train, NDArrayHandle** grad_handles,
+                                   int** grad_stypes);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif  /* MXNET_C_API_H_ */

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# One-time set-up on Debian 12: system packages, a virtualenv in .venv, and `pip install .`
+# (builds libmxnet.so and the Python extension). Safe to re-run; ccache makes rebuilds fast.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  build-essential cmake ninja-build ccache git python3 python3-venv python3-dev \
+  libdnnl-dev libopenblas-dev libdmlc-dev libdlpack-dev libgtest-dev pybind11-dev \
+  dataset-fashion-mnist >/dev/null
+PYTHON=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/pip install -q --upgrade pip
+.venv/bin/pip install -q numpy pytest
+# Paths inside the compiler commands differ between clones; let ccache ignore them.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+.venv/bin/pip install -q .
+echo "mxnet installed in .venv: $(.venv/bin/python -c 'import mxnet; print(mxnet.__version__)')"
