@@ -86,9 +86,17 @@ py::capsule Export(const NDArray& a, bool for_write) {
 
 /*! \brief Keeps an imported DLManagedTensor alive until the NDArray's memory is released. */
 struct ImportedTensor {
+  explicit ImportedTensor(DLManagedTensor* tensor) : t(tensor) {}
+  ImportedTensor(const ImportedTensor&) = delete;
+  ImportedTensor& operator=(const ImportedTensor&) = delete;
   DLManagedTensor* t;
+  // The last reference may drop on an engine worker: the producer's deleter (numpy's, say)
+  // touches Python objects, so it runs under the GIL, and is skipped once Python is gone.
   ~ImportedTensor() {
-    if (t && t->deleter) t->deleter(t);
+    if (!t || !t->deleter || !Py_IsInitialized() || _Py_IsFinalizing()) return;
+    PyGILState_STATE state = PyGILState_Ensure();
+    t->deleter(t);
+    PyGILState_Release(state);
   }
 };
 
@@ -128,7 +136,7 @@ void DefineDLPack(py::module_& m, py::class_<NDArray>& cls) {
     void* data = static_cast<char*>(dl.data) + dl.byte_offset;
     // Mark the capsule consumed; the NDArray now owns the tensor through its keeper.
     PyCapsule_SetName(capsule.ptr(), kUsedCapsuleName);
-    auto keeper = std::make_shared<ImportedTensor>(ImportedTensor{t});
+    auto keeper = std::make_shared<ImportedTensor>(t);
     return NDArray::FromExternal(TBlob(data, shape, dtype, Context::CPU()), keeper);
   });
 }

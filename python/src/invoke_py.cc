@@ -98,9 +98,7 @@ AttrsPtr ScalarAttrs(const char* op_name, double scalar, bool is_int) {
   else std::snprintf(buf, sizeof(buf), "%.17g", scalar);
   std::unordered_map<std::string, std::string> kw{{"scalar", buf}};
   const nnvm::Op* op = nnvm::Op::GetOrThrow(op_name);
-  for (const auto& arg : op->arguments) {
-    if (arg.name == "is_int") kw["is_int"] = is_int ? "True" : "False";
-  }
+  // MXNet 1.x's front leaves is_int at its default (True), so the array keeps its dtype.
   AttrsPtr a = Imperative::ParseAttrs(op, std::move(kw));
   cache.emplace(key, a);
   return a;

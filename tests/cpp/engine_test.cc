@@ -1,5 +1,4 @@
-// Tests of the dependency engine, each run over NaiveEngine, ThreadedEngine and
-// ThreadedEnginePerDevice.
+// Dependency engine tests, each run over NaiveEngine, ThreadedEngine, ThreadedEnginePerDevice.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>

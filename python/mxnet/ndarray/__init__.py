@@ -5,7 +5,8 @@ from . import _internal, contrib, linalg
 from . import ndarray as _ndarray_mod
 from .ndarray import *  # noqa: F401,F403
 from .ndarray import NDArray, array, empty, zeros, ones, full, arange, eye, linspace, \
-    waitall, concatenate, moveaxis
+    waitall, concatenate, moveaxis, to_dlpack_for_read, to_dlpack_for_write, from_dlpack, \
+    from_numpy
 from .register import populate as _populate
 from .utils import save, load, load_frombuffer
 

@@ -440,3 +440,28 @@ logical_xor = _binary("logical_xor", "broadcast_logical_xor", "_logical_xor_scal
                       "_logical_xor_scalar", lambda a, b: float(bool(a) != bool(b)))
 hypot = _binary("hypot", "broadcast_hypot", "_hypot_scalar", "_hypot_scalar",
                 lambda a, b: float(np.hypot(a, b)))
+
+
+# ----------------------------------------------------------------------------- DLPack
+def to_dlpack_for_read(data):
+    """A DLPack capsule of data for reading (waits for pending writes)."""
+    return data.to_dlpack_for_read()
+
+
+def to_dlpack_for_write(data):
+    """A DLPack capsule of data for writing (waits for pending reads and writes)."""
+    return data.to_dlpack_for_write()
+
+
+def from_dlpack(dlpack):
+    """An NDArray sharing memory with a DLPack capsule (or any object with __dlpack__)."""
+    if hasattr(dlpack, "__dlpack__"):
+        dlpack = dlpack.__dlpack__()
+    return _ffi.from_dlpack(dlpack)
+
+
+def from_numpy(ndarray, zero_copy=True):
+    """An NDArray from a numpy array; shares its memory when zero_copy and it is contiguous."""
+    if zero_copy and ndarray.flags["C_CONTIGUOUS"]:
+        return from_dlpack(ndarray.__dlpack__())
+    return array(ndarray, dtype=ndarray.dtype)

@@ -105,6 +105,13 @@ void MultiSampleCompute(const NodeAttrs& attrs, const OpContext& ctx, const std:
       return Dist::template Draw<R>(rs, R(p1[j]), R(p2[j]));
     });
   });
+  if (std::is_same<Dist, sampler::Uniform>::value && out[0].type_flag_ == kFloat16 &&
+      req[0] != kAddTo) {
+    sampler::KeepHalfBelowHigh(out[0].dptr<half_t>(), n, [&](index_t i, double* lo, double* hi) {
+      *lo = p1[i / per];
+      *hi = p2[i / per];
+    });
+  }
 }
 
 std::vector<NodeEntry> NoGradient(const ObjectPtr& n, const std::vector<NodeEntry>&) {

@@ -189,6 +189,11 @@ void SampleCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vect
     sampler::Fill(ctx, out[0].dptr<OType>(), out[0].Size(), req[0],
                   [&](RandomStream* rs, index_t) { return Dist::template Draw<R>(rs, R(a), R(b)); });
   });
+  if (std::is_same<Dist, sampler::Uniform>::value && out[0].type_flag_ == kFloat16 &&
+      req[0] != kAddTo) {
+    sampler::KeepHalfBelowHigh(out[0].dptr<half_t>(), out[0].Size(),
+                               [&](index_t, double* lo, double* hi) { *lo = a; *hi = b; });
+  }
 }
 
 void RandIntCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,

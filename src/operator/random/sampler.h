@@ -166,6 +166,20 @@ void Fill(const OpContext& ctx, OType* out, index_t n, OpReqType req, Fn draw) {
   });
 }
 
+/*! \brief float16 uniform samples may round up to high on conversion: step those down to the
+ *  next float16 value below high (bounds(i) gives low and high of element i). */
+template <typename Bounds>
+void KeepHalfBelowHigh(half_t* out, index_t n, Bounds bounds) {
+  for (index_t i = 0; i < n; ++i) {
+    double low, high;
+    bounds(i, &low, &high);
+    if (!(low < high) || float(out[i]) < high) continue;
+    uint16_t b = out[i].bits;
+    b = b == 0 ? 0x8001 : ((b & 0x8000) ? b + 1 : b - 1);  // toward -inf
+    out[i] = float(half_t::FromBits(b)) >= low ? half_t::FromBits(b) : half_t(low);
+  }
+}
+
 }  // namespace sampler
 }  // namespace op
 }  // namespace mxnet

@@ -6,7 +6,6 @@
 
 namespace mxnet {
 namespace op {
-
 namespace {
 
 // Copies a contiguous block of shape (outer, n, inner) into / out of a (outer, len, inner)
@@ -35,8 +34,6 @@ std::vector<std::string> ArgNames(uint32_t n) {
   return v;
 }
 
-}  // namespace
-
 // ================================================================ Concat
 struct ConcatParam : public dmlc::Parameter<ConcatParam> {
   int num_args;
@@ -47,8 +44,6 @@ struct ConcatParam : public dmlc::Parameter<ConcatParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(ConcatParam);
-
-namespace {
 
 uint32_t ConcatNumInputs(const NodeAttrs& attrs) { return Param<ConcatParam>(attrs).num_args; }
 
@@ -150,8 +145,6 @@ std::vector<NodeEntry> SplitLikeGrad(const ObjectPtr& n, const std::vector<NodeE
   return ret;
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(Concat)
     .add_alias("concat")
     .describe("Joins input arrays along a given axis. All inputs must have the same shape "
@@ -200,8 +193,6 @@ struct StackParam : public dmlc::Parameter<StackParam> {
 };
 DMLC_REGISTER_PARAMETER(StackParam);
 
-namespace {
-
 uint32_t StackNumInputs(const NodeAttrs& attrs) { return Param<StackParam>(attrs).num_args; }
 
 bool StackShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
@@ -238,8 +229,6 @@ std::vector<NodeEntry> StackGrad(const ObjectPtr& n, const std::vector<NodeEntry
   return ret;
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(stack)
     .describe("Join a sequence of arrays along a new axis. All inputs must have the same shape.")
     .set_num_inputs(StackNumInputs)
@@ -272,8 +261,6 @@ struct SliceChannelParam : public dmlc::Parameter<SliceChannelParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(SliceChannelParam);
-
-namespace {
 
 uint32_t SplitNumOutputs(const NodeAttrs& attrs) {
   return Param<SliceChannelParam>(attrs).num_outputs;
@@ -322,8 +309,6 @@ std::vector<NodeEntry> SliceChannelGrad(const ObjectPtr& n, const std::vector<No
   return {GradNode(n, "Concat", og, {{"num_args", num}, {"dim", axis}})};
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(SliceChannel)
     .add_alias("split")
     .describe("Splits an array along a particular axis into multiple sub-arrays of equal size.")
@@ -342,5 +327,6 @@ NNVM_REGISTER_OP(SliceChannel)
     .set_attr<FCompute>("FCompute<cpu>", SliceChannelCompute)
     .set_attr<FGradient>("FGradient", SliceChannelGrad);
 
+}  // namespace
 }  // namespace op
 }  // namespace mxnet

@@ -6,6 +6,7 @@
 
 namespace mxnet {
 namespace op {
+namespace {
 
 // ================================================================ tile
 struct TileParam : public dmlc::Parameter<TileParam> {
@@ -19,8 +20,6 @@ struct TileParam : public dmlc::Parameter<TileParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(TileParam);
-
-namespace {
 
 // Input dims and reps aligned to the right over max(ndim, len(reps)) dims.
 void TileAlign(const NodeAttrs& attrs, const TShape& d, std::vector<dim_t>* dims,
@@ -91,8 +90,6 @@ std::vector<NodeEntry> TileGrad(const ObjectPtr& n, const std::vector<NodeEntry>
   return {GradNode(n, "reshape_like", {summed, n->inputs[0]})};
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(tile)
     .describe("Repeats the whole array multiple times along each axis (numpy.tile).")
     .set_num_inputs(1)
@@ -118,8 +115,6 @@ struct RepeatParam : public dmlc::Parameter<RepeatParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(RepeatParam);
-
-namespace {
 
 // -1 when repeating the flattened array, else the checked axis.
 int RepeatAxis(const NodeAttrs& attrs, int ndim) {
@@ -199,8 +194,6 @@ std::vector<NodeEntry> RepeatGrad(const ObjectPtr& n, const std::vector<NodeEntr
   return {GradNode(n, "reshape_like", {summed, n->inputs[0]})};
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(repeat)
     .describe("Repeats elements of an array (numpy.repeat); without axis the flattened array is "
               "repeated and the output is 1-D.")
@@ -241,8 +234,6 @@ struct PadParam : public dmlc::Parameter<PadParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(PadParam);
-
-namespace {
 
 // Checks MXNet's Pad rules against the unpadded shape d.
 void CheckPad(const NodeAttrs& attrs, const TShape& d) {
@@ -373,7 +364,13 @@ bool PadGradShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<T
                << " does not match the gradient shape " << g;
   }
   TShape o = g;
-  for (int i = 0; i < g.ndim(); ++i) o[i] -= w[2 * i] + w[2 * i + 1];
+  for (int i = 0; i < g.ndim(); ++i) {
+    o[i] -= w[2 * i] + w[2 * i + 1];
+    if (o[i] < 0) {
+      LOG(FATAL) << "Operator " << attrs.op->name << ": argument pad_width=" << w
+                 << " is wider than the gradient shape " << g;
+    }
+  }
   CheckPad(attrs, o);
   AssignShape(attrs, "output", &(*out)[0], o);
   return true;
@@ -392,8 +389,6 @@ void PadGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<
     });
   });
 }
-
-}  // namespace
 
 NNVM_REGISTER_OP(Pad)
     .add_alias("pad")
@@ -449,8 +444,6 @@ struct DiagParam : public dmlc::Parameter<DiagParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(DiagParam);
-
-namespace {
 
 // Where the k-th diagonal of a (>= 2-D) array lives: the kept axes, its length and offset.
 struct DiagPlan {
@@ -575,8 +568,6 @@ void DiagGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector
               req[0] == kAddTo ? kAddTo : kWriteTo);
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(diag)
     .describe("Extracts a diagonal or constructs a diagonal array. A 1-D input gives the 2-D "
               "array with the input on diagonal k; an N-D input gives the k-th diagonal of the "
@@ -611,5 +602,6 @@ NNVM_REGISTER_OP(_diag_grad_like)
       return std::vector<NodeEntry>{GradNode(n, "diag", {og[0]}, n->attrs.dict), ZeroGradOf(n, 1)};
     });
 
+}  // namespace
 }  // namespace op
 }  // namespace mxnet

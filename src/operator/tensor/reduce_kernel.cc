@@ -61,28 +61,34 @@ index_t ReducedCount(const TShape& shape, const std::vector<bool>& mask) {
 namespace {
 
 // ---------------------------------------------------------------- element maps (first pass)
+// kWide: the mapped values need the full accumulator range (squares), so no float lanes.
 struct MapId {
+  static constexpr bool kWide = false;
   template <typename A, typename T> static A Do(T x) { return static_cast<A>(x); }
 };
 struct MapNanZero {
+  static constexpr bool kWide = false;
   template <typename A, typename T> static A Do(T x) {
     A v = static_cast<A>(x);
     return v != v ? A(0) : v;
   }
 };
 struct MapNanOne {
+  static constexpr bool kWide = false;
   template <typename A, typename T> static A Do(T x) {
     A v = static_cast<A>(x);
     return v != v ? A(1) : v;
   }
 };
 struct MapAbs {
+  static constexpr bool kWide = false;
   template <typename A, typename T> static A Do(T x) {
     A v = static_cast<A>(x);
     return v < A(0) ? A(-v) : v;
   }
 };
 struct MapSquare {
+  static constexpr bool kWide = true;
   template <typename A, typename T> static A Do(T x) {
     A v = static_cast<A>(x);
     return v * v;
@@ -90,31 +96,37 @@ struct MapSquare {
 };
 
 // ---------------------------------------------------------------- accumulators
+// kShortFloat: short runs of float terms may be accumulated in float before the accumulator
+// type takes over (true for sums; products could under/overflow early).
 struct AccSum {
+  static constexpr bool kShortFloat = true;
   template <typename A> static A Init() { return A(0); }
   template <typename A> static void Red(A& a, A b) { a += b; }  // NOLINT(runtime/references)
 };
 struct AccProd {
+  static constexpr bool kShortFloat = false;
   template <typename A> static A Init() { return A(1); }
   template <typename A> static void Red(A& a, A b) { a *= b; }  // NOLINT(runtime/references)
 };
-// NaN is sticky in max/min, as in numpy and MXNet.
+// NaN is sticky in max/min, as in numpy and MXNet. Written as selects so loops vectorize.
 struct AccMax {
+  static constexpr bool kShortFloat = false;
   template <typename A> static A Init() {
     return std::numeric_limits<A>::has_infinity ? -std::numeric_limits<A>::infinity()
                                                 : std::numeric_limits<A>::lowest();
   }
   template <typename A> static void Red(A& a, A b) {  // NOLINT(runtime/references)
-    if (b > a || b != b) a = b;
+    a = (b > a || b != b) ? b : a;
   }
 };
 struct AccMin {
+  static constexpr bool kShortFloat = false;
   template <typename A> static A Init() {
     return std::numeric_limits<A>::has_infinity ? std::numeric_limits<A>::infinity()
                                                 : std::numeric_limits<A>::max();
   }
   template <typename A> static void Red(A& a, A b) {  // NOLINT(runtime/references)
-    if (b < a || b != b) a = b;
+    a = (b < a || b != b) ? b : a;
   }
 };
 
@@ -123,10 +135,17 @@ template <typename D> struct SumAcc { using type = int64_t; };
 template <> struct SumAcc<half_t> { using type = float; };
 template <> struct SumAcc<float> { using type = double; };
 template <> struct SumAcc<double> { using type = double; };
-template <typename D> struct MaxAcc { using type = int64_t; };
+template <typename D> struct MaxAcc { using type = D; };
 template <> struct MaxAcc<half_t> { using type = float; };
-template <> struct MaxAcc<float> { using type = float; };
-template <> struct MaxAcc<double> { using type = double; };
+template <> struct MaxAcc<bool> { using type = int64_t; };
+
+/*! \brief Type of the innermost accumulators: float for short runs of float/half sums (4-8
+ *  per SIMD op), whose results are then folded in the accumulator type A. */
+template <typename Acc, typename Map, typename A, typename IT>
+using LaneType = typename std::conditional<
+    (std::is_same<IT, float>::value || std::is_same<IT, half_t>::value) && Acc::kShortFloat &&
+        !Map::kWide && std::is_floating_point<A>::value,
+    float, A>::type;
 
 enum Finish { kFinNone, kFinDiv, kFinSqrt };
 
@@ -151,20 +170,21 @@ inline void Put(OT* o, OpReqType req, V v) {
 }
 
 constexpr int kLanes = 16;          // independent accumulators of a contiguous row
-constexpr index_t kBlock = 8192;    // row elements per partial result
+constexpr index_t kBlock = 2048;    // row elements per partial result (128 per lane)
 constexpr index_t kTile = 256;      // inner elements per work item of a strided reduction
+constexpr index_t kRowRun = 64;     // rows accumulated in lane type before folding into A
 
 /*! \brief Reduction of a contiguous row with kLanes independent accumulators (vectorizable,
  *  and each accumulator sees only n / kLanes terms), combined pairwise. */
-template <typename Acc, typename Map, typename A, typename IT>
-inline A RowReduce(const IT* x, index_t n) {
-  A lanes[kLanes];
-  for (int j = 0; j < kLanes; ++j) lanes[j] = Acc::template Init<A>();
+template <typename Acc, typename Map, typename L, typename IT>
+inline L RowReduce(const IT* x, index_t n) {
+  L lanes[kLanes];
+  for (int j = 0; j < kLanes; ++j) lanes[j] = Acc::template Init<L>();
   index_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) Acc::Red(lanes[j], Map::template Do<A>(x[i + j]));
+    for (int j = 0; j < kLanes; ++j) Acc::Red(lanes[j], Map::template Do<L>(x[i + j]));
   }
-  for (int j = 0; i < n; ++i, ++j) Acc::Red(lanes[j], Map::template Do<A>(x[i]));
+  for (int j = 0; i < n; ++i, ++j) Acc::Red(lanes[j], Map::template Do<L>(x[i]));
   for (int w = kLanes / 2; w > 0; w /= 2) {
     for (int j = 0; j < w; ++j) Acc::Red(lanes[j], lanes[j + w]);
   }
@@ -175,18 +195,20 @@ inline A RowReduce(const IT* x, index_t n) {
 template <typename Acc, typename Map, typename A, typename IT, typename OT>
 void Stage(const IT* in, OT* out, index_t O, index_t R, index_t I, int fin, index_t count,
            OpReqType req) {
+  using L = LaneType<Acc, Map, A, IT>;
   if (I == 1) {
     const index_t nb = (R + kBlock - 1) / kBlock;
     if (nb <= 1) {
       ParallelForWork(O, std::max<index_t>(R, 1), [&](index_t o) {
-        Put(out + o, req, Finalize(RowReduce<Acc, Map, A>(in + o * R, R), fin, count));
+        A a = static_cast<A>(RowReduce<Acc, Map, L>(in + o * R, R));
+        Put(out + o, req, Finalize(a, fin, count));
       });
       return;
     }
     std::vector<A> part(O * nb);
     ParallelForWork(O * nb, kBlock, [&](index_t t) {
       const index_t o = t / nb, beg = (t % nb) * kBlock;
-      part[t] = RowReduce<Acc, Map, A>(in + o * R + beg, std::min(kBlock, R - beg));
+      part[t] = static_cast<A>(RowReduce<Acc, Map, L>(in + o * R + beg, std::min(kBlock, R - beg)));
     });
     ParallelForWork(O, nb, [&](index_t o) {
       A a = part[o * nb];
@@ -196,7 +218,8 @@ void Stage(const IT* in, OT* out, index_t O, index_t R, index_t I, int fin, inde
     return;
   }
   // Strided: each work item owns a tile of up to kTile inner positions of one outer index and
-  // accumulates whole rows into it (contiguous, vectorizable inner loop).
+  // accumulates whole rows into it (contiguous, vectorizable inner loop), kRowRun rows at a
+  // time in the lane type.
   const index_t ntile = (I + kTile - 1) / kTile;
   const index_t items = O * ntile;
   const index_t width = std::min(I, kTile);
@@ -206,10 +229,16 @@ void Stage(const IT* in, OT* out, index_t O, index_t R, index_t I, int fin, inde
   const index_t nr = R == 0 ? 1 : (R + rc - 1) / rc;
   auto tile = [&](index_t o, index_t i0, index_t w, index_t r0, index_t r1, A* acc) {
     for (index_t b = 0; b < w; ++b) acc[b] = Acc::template Init<A>();
+    L lacc[kTile];
     const IT* base = in + o * R * I + i0;
-    for (index_t r = r0; r < r1; ++r) {
-      const IT* row = base + r * I;
-      for (index_t b = 0; b < w; ++b) Acc::Red(acc[b], Map::template Do<A>(row[b]));
+    for (index_t rb = r0; rb < r1; rb += kRowRun) {
+      const index_t re = std::min(r1, rb + kRowRun);
+      for (index_t b = 0; b < w; ++b) lacc[b] = Acc::template Init<L>();
+      for (index_t r = rb; r < re; ++r) {
+        const IT* row = base + r * I;
+        for (index_t b = 0; b < w; ++b) Acc::Red(lacc[b], Map::template Do<L>(row[b]));
+      }
+      for (index_t b = 0; b < w; ++b) Acc::Red(acc[b], static_cast<A>(lacc[b]));
     }
   };
   if (nr == 1) {

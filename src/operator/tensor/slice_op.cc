@@ -7,6 +7,7 @@
 
 namespace mxnet {
 namespace op {
+namespace {
 
 // ================================================================ the region of a slice
 struct SliceParam : public dmlc::Parameter<SliceParam> {
@@ -36,8 +37,6 @@ struct SliceAssignScalarParam : public dmlc::Parameter<SliceAssignScalarParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(SliceAssignScalarParam);
-
-namespace {
 
 // Per axis: first index, step and count of a slice of an array of shape d.
 struct SliceRegion {
@@ -214,8 +213,6 @@ std::vector<NodeEntry> SliceAssignScalarGrad(const ObjectPtr& n, const std::vect
   return {GradNode(n, "_slice_assign_scalar", {og[0]}, dict)};
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(slice)
     .add_alias("crop")
     .describe("Slices a region of the array: begin, end and step give, per leading axis, the "
@@ -283,8 +280,6 @@ struct SliceAxisParam : public dmlc::Parameter<SliceAxisParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(SliceAxisParam);
-
-namespace {
 
 // The axis and [begin, end) of slice_axis on shape d (MXNet requires begin < end).
 void SliceAxisRange(const NodeAttrs& attrs, const TShape& d, int* axis, index_t* b, index_t* e) {
@@ -376,8 +371,6 @@ std::unordered_map<std::string, std::string> AxisDict(const NodeAttrs& attrs) {
           {"end", ArgText(p.end)}};
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(slice_axis)
     .describe("Slices along a given axis: the part [begin, end) of axis (negative indices count "
               "from the end; end=None means the axis size).")
@@ -422,8 +415,6 @@ struct SliceLikeParam : public dmlc::Parameter<SliceLikeParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(SliceLikeParam);
-
-namespace {
 
 // The shape of data[:like.shape[a] for a in axes] (all axes when axes is empty).
 TShape SliceLikeOf(const NodeAttrs& attrs, const TShape& d, const TShape& like) {
@@ -504,8 +495,6 @@ void SliceLikeGradCompute(const NodeAttrs&, const OpContext&, const std::vector<
               out[0].dptr_, req[0] == kAddTo ? kAddTo : kWriteTo);
 }
 
-}  // namespace
-
 NNVM_REGISTER_OP(slice_like)
     .describe("Slices data like the shape of shape_like: on the given axes (all by default) "
               "the output keeps the leading shape_like.shape[axis] elements.")
@@ -543,5 +532,6 @@ NNVM_REGISTER_OP(_slice_like_grad)
                                     ZeroGradOf(n, 1)};
     });
 
+}  // namespace
 }  // namespace op
 }  // namespace mxnet

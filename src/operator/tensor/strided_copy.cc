@@ -82,7 +82,7 @@ void CopyLoop(const StridedPlan& p, const T* src, T* dst) {
 
 // Transpose-like plans (one side strided along the innermost dim, contiguous along dim k)
 // run in square tiles of dims (k, innermost) so both sides stay in cache.
-constexpr dim_t kTile = 32;
+constexpr dim_t kTile = 16;
 
 int TileDim(const StridedPlan& p) {
   const int l = p.ndim - 1;

@@ -299,3 +299,16 @@ def test_one_hot_values_and_dtype(dtype):
     assert mx.nd.one_hot(mx.nd.array([0, 1]), depth=4).dtype == np.float32
     with pytest.raises(MXNetError):
         mx.nd.one_hot(mx.nd.array([0]), depth=-1).asnumpy()
+
+
+def test_slice_second_order_gradient():
+    x = mx.nd.array(_data((4, 3)), dtype=np.float64)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.slice(x, begin=(1,), end=(3,))
+        g = mx.autograd.grad(y * y, [x], create_graph=True, retain_graph=True)[0]
+        w = g * g
+    w.backward()
+    mask = np.zeros((4, 1))
+    mask[1:3] = 1
+    assert_almost_equal(x.grad.asnumpy(), 8 * x.asnumpy() * mask)

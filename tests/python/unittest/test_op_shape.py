@@ -414,3 +414,14 @@ def test_split_gradient_concatenates_ograds():
     assert_almost_equal(x.grad.asnumpy(), np.concatenate(heads, axis=1))
     _check_grad(lambda a: mx.nd.split(a, num_outputs=3, axis=0, squeeze_axis=True)[1],
                 _data((3, 2)))
+
+
+def test_concat_second_order_gradient():
+    x = mx.nd.array(_data((2, 3)), dtype=np.float64)
+    x.attach_grad()
+    with mx.autograd.record():
+        z = mx.nd.concat(x, x, dim=0)
+        g = mx.autograd.grad(z * z, [x], create_graph=True, retain_graph=True)[0]
+        w = g * g
+    w.backward()
+    assert_almost_equal(x.grad.asnumpy(), 32 * x.asnumpy())

@@ -1,0 +1,144 @@
+"""mx.nd.save / mx.nd.load: bit-compatibility with MXNet 1.9.1 files and corrupt-file errors."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
+MXNET191_PYTHON = os.environ.get("MXNET191_PYTHON", "/root/mxnet191-venv/bin/python")
+
+
+def _expected():
+    return np.load(os.path.join(FIXTURES, "mxnet191_expected.npz"))
+
+
+def test_loads_list_written_by_mxnet_191():
+    exp = _expected()
+    arrays = mx.nd.load(os.path.join(FIXTURES, "mxnet191_list.nd"))
+    assert isinstance(arrays, list)
+    keys = sorted((k for k in exp.files if k.startswith("list_")), key=lambda k: int(k[5:]))
+    assert len(arrays) == len(keys)
+    for a, k in zip(arrays, keys):
+        want = exp[k]
+        assert a.shape == want.shape and a.dtype == want.dtype, k
+        assert a.asnumpy().tobytes() == want.tobytes(), k
+
+
+def test_loads_dict_written_by_mxnet_191():
+    exp = _expected()
+    params = mx.nd.load(os.path.join(FIXTURES, "mxnet191_dict.params"))
+    assert isinstance(params, dict)
+    names = [k[5:] for k in exp.files if k.startswith("dict_")]
+    assert sorted(params) == sorted(names)
+    for name in names:
+        assert params[name].asnumpy().tobytes() == exp["dict_" + name].tobytes(), name
+    assert list(params)[0].startswith("arg:")
+
+
+def test_loads_numpy_shape_records_with_scalars():
+    exp = _expected()
+    arrays = mx.nd.load(os.path.join(FIXTURES, "mxnet191_npshape.nd"))
+    keys = sorted((k for k in exp.files if k.startswith("npshape_")), key=lambda k: int(k[8:]))
+    for a, k in zip(arrays, keys):
+        assert a.shape == exp[k].shape and a.asnumpy().tobytes() == exp[k].tobytes(), k
+
+
+def test_save_reproduces_mxnet_191_bytes(tmp_path):
+    src = os.path.join(FIXTURES, "mxnet191_dict.params")
+    params = mx.nd.load(src)
+    out = tmp_path / "resaved.params"
+    mx.nd.save(str(out), params)
+    with open(src, "rb") as f:
+        assert out.read_bytes() == f.read()
+    src = os.path.join(FIXTURES, "mxnet191_list.nd")
+    arrays = mx.nd.load(src)
+    out = tmp_path / "resaved.nd"
+    mx.nd.save(str(out), arrays)
+    with open(src, "rb") as f:
+        assert out.read_bytes() == f.read()
+
+
+def test_round_trip_every_dtype(tmp_path):
+    data = {"f32": mx.nd.array(np.arange(6).reshape(2, 3)),
+            "f16": mx.nd.array([1.5, -2], dtype=np.float16),
+            "i64": mx.nd.array([2 ** 40], dtype=np.int64),
+            "u8": mx.nd.array([255, 0], dtype=np.uint8),
+            "b": mx.nd.array([True, False], dtype=np.bool_),
+            "empty": mx.nd.zeros((0, 3))}
+    path = str(tmp_path / "x.params")
+    mx.nd.save(path, data)
+    back = mx.nd.load(path)
+    for k, v in data.items():
+        assert back[k].dtype == v.dtype and back[k].shape == v.shape
+        assert np.array_equal(back[k].asnumpy(), v.asnumpy())
+    mx.nd.save(path, mx.nd.ones((2,)))
+    assert len(mx.nd.load(path)) == 1
+
+
+def test_views_save_their_compact_contents(tmp_path):
+    a = mx.nd.array(np.arange(12).reshape(4, 3))
+    path = str(tmp_path / "v.nd")
+    mx.nd.save(path, [a[1:3]])
+    assert np.array_equal(mx.nd.load(path)[0].asnumpy(), np.arange(3, 9).reshape(2, 3))
+
+
+@pytest.mark.skipif(not os.path.exists(MXNET191_PYTHON), reason="MXNet 1.9.1 venv not installed "
+                    "(tools/setup_baselines.sh)")
+def test_file_written_here_loads_in_mxnet_191(tmp_path):
+    values = {"arg:w": np.arange(12, dtype=np.float32).reshape(3, 4),
+              "arg:b": np.array([1.5, -2.25], dtype=np.float64),
+              "aux:m": np.array([[1, 2]], dtype=np.int64)}
+    path = str(tmp_path / "ours.params")
+    mx.nd.save(path, {k: mx.nd.array(v, dtype=v.dtype) for k, v in values.items()})
+    npz = str(tmp_path / "want.npz")
+    np.savez(npz, **{"dict_" + k: v for k, v in values.items()})
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MXNET_LIBRARY_PATH")}
+    r = subprocess.run([MXNET191_PYTHON, os.path.join(FIXTURES, "check_load_in_mxnet191.py"),
+                        path, npz, "--strict-bytes"], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_missing_truncated_and_corrupt_files_raise(tmp_path):
+    with pytest.raises(mx.MXNetError, match="cannot open"):
+        mx.nd.load(str(tmp_path / "nope.params"))
+    with open(os.path.join(FIXTURES, "mxnet191_list.nd"), "rb") as f:
+        good = f.read()
+    for cut in (0, 7, 30, 60, len(good) // 2, len(good) - 3):
+        p = tmp_path / ("cut%d" % cut)
+        p.write_bytes(good[:cut])
+        with pytest.raises(mx.MXNetError, match="Invalid NDArray file format"):
+            mx.nd.load(str(p))
+    bad_magic = tmp_path / "magic"
+    bad_magic.write_bytes(b"\x00" * 64)
+    with pytest.raises(mx.MXNetError, match="magic"):
+        mx.nd.load(str(bad_magic))
+    rng = np.random.RandomState(0)
+    for i in range(30):  # random byte flips must raise or load, never crash
+        b = bytearray(good)
+        for pos in rng.randint(0, len(b), size=4):
+            b[pos] = rng.randint(0, 256)
+        p = tmp_path / ("flip%d" % i)
+        p.write_bytes(bytes(b))
+        try:
+            mx.nd.load(str(p))
+        except mx.MXNetError:
+            pass
+
+
+def test_save_rejects_bad_arguments(tmp_path):
+    with pytest.raises(TypeError):
+        mx.nd.save(str(tmp_path / "x"), {1: mx.nd.ones((1,))})
+    with pytest.raises(TypeError):
+        mx.nd.save(str(tmp_path / "x"), [np.ones(2)])
+    with pytest.raises(mx.MXNetError, match="cannot open"):
+        mx.nd.save(str(tmp_path / "no_such_dir" / "x"), [mx.nd.ones((1,))])
+
+
+def test_load_frombuffer():
+    with open(os.path.join(FIXTURES, "mxnet191_dict.params"), "rb") as f:
+        d = mx.nd.load_frombuffer(f.read())
+    assert isinstance(d, dict) and len(d) == 7
