@@ -34,11 +34,6 @@ void CheckNonEmptyAxis(const NodeAttrs& attrs, int64_t n, size_t num_indices) {
   }
 }
 
-bool IndexTypeKnown(const NodeAttrs& attrs, const std::vector<int>& in, size_t i) {
-  if (in[i] < 0) return false;
-  return true;
-}
-
 // ================================================================ take
 struct TakeParam : public dmlc::Parameter<TakeParam> {
   int axis;
@@ -81,7 +76,7 @@ bool TakeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TSha
 bool TakeType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   AssignType(attrs, "output", &(*out)[0], (*in)[0]);
   AssignType(attrs, InputName(attrs, 0), &(*in)[0], (*out)[0]);
-  return (*out)[0] >= 0 && IndexTypeKnown(attrs, *in, 1);
+  return (*out)[0] >= 0 && (*in)[1] >= 0;  // the index dtype is free but must be known
 }
 
 // Offsets (into the array of shape `full`) of the blocks picked by take along axis.

@@ -1,0 +1,135 @@
+"""Environment variables and engines, each checked in a fresh subprocess."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+import mxnet as mx
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+
+
+def run_py(code, env=None, timeout=120):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=full_env, timeout=timeout)
+
+
+WORKLOAD = """
+import mxnet as mx, numpy as np
+a = mx.nd.array(np.arange(1000, dtype=np.float32))
+acc = mx.nd.zeros((1000,))
+for i in range(200):
+    acc = acc * 0.5 + a
+print(mx._ffi.engine_type(), float(acc.asnumpy().sum()))
+"""
+
+
+@pytest.mark.parametrize("engine", ["NaiveEngine", "ThreadedEngine", "ThreadedEnginePerDevice",
+                                    "ThreadedEnginePerDeviceAsync"])
+def test_every_engine_type_gives_the_same_result(engine):
+    r = run_py(WORKLOAD, {"MXNET_ENGINE_TYPE": engine, "MXNET_CPU_WORKER_NTHREADS": "2"})
+    assert r.returncode == 0, r.stderr
+    name, total = r.stdout.split()
+    assert name == engine.replace("Async", "")
+    assert abs(float(total) - 2 * 499500.0) < 1.0
+
+
+def test_malformed_engine_type_warns_and_uses_default():
+    r = run_py(WORKLOAD, {"MXNET_ENGINE_TYPE": "Bogus"})
+    assert r.returncode == 0, r.stderr
+    assert "MXNET_ENGINE_TYPE" in r.stderr and "Bogus" in r.stderr
+    assert r.stdout.split()[0] == "ThreadedEnginePerDevice"
+
+
+def test_malformed_thread_count_warns_naming_the_variable():
+    r = run_py(WORKLOAD, {"MXNET_CPU_WORKER_NTHREADS": "abc"})
+    assert r.returncode == 0, r.stderr
+    assert "MXNET_CPU_WORKER_NTHREADS" in r.stderr and "abc" in r.stderr
+
+
+def test_pool_type_variable_selects_the_pool():
+    code = ("import mxnet as mx\nmx.nd.ones((1000,)).asnumpy()\n"
+            "print(mx._ffi.storage_stats(1, 0)['pool_type'])")
+    for pool in ("Naive", "Round", "Unpooled"):
+        r = run_py(code, {"MXNET_CPU_MEM_POOL_TYPE": pool})
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip() == pool
+
+
+def test_storage_counters_track_allocations():
+    mx.nd.waitall()
+    before = mx._ffi.storage_stats(1, 0)["bytes_in_use"]
+    a = mx.nd.zeros((1024, 256))
+    a.wait_to_read()
+    during = mx._ffi.storage_stats(1, 0)["bytes_in_use"]
+    assert during - before >= 1024 * 256 * 4
+    del a
+    mx.nd.waitall()
+    after = mx._ffi.storage_stats(1, 0)["bytes_in_use"]
+    assert after <= during - 1024 * 256 * 4
+
+
+def test_exit_with_queued_work_neither_hangs_nor_crashes():
+    code = ("import mxnet as mx\nx = mx.nd.ones((200, 200))\n"
+            "for _ in range(300):\n    x = mx.nd.dot(x, x) * 0.001\n")
+    r = run_py(code, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+def test_forked_child_has_a_working_engine():
+    code = """
+import os, mxnet as mx
+a = mx.nd.ones((10,)) * 3
+a.wait_to_read()
+pid = os.fork()
+if pid == 0:
+    b = (mx.nd.ones((10,)) * 2 + a).asnumpy()
+    os._exit(0 if b.sum() == 50 else 3)
+_, status = os.waitpid(pid, 0)
+c = (a + 1).asnumpy()
+print(os.WEXITSTATUS(status), c.sum())
+"""
+    r = run_py(code, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0", "40.0"]
+
+
+def test_library_path_variable_is_honoured(tmp_path):
+    lib = mx.libinfo.find_lib_path()[0]
+    code = "import mxnet as mx; print(mx.libinfo.find_lib_path()[0])"
+    r = run_py(code, {"MXNET_LIBRARY_PATH": os.path.dirname(lib)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == lib
+    r = run_py(code, {"MXNET_LIBRARY_PATH": str(tmp_path / "missing.so")})
+    assert r.returncode != 0 and "MXNET_LIBRARY_PATH" in r.stderr
+
+
+def test_env_var_doc_is_generated_from_the_registry():
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    try:
+        import gen_env_var_doc
+    finally:
+        sys.path.pop(0)
+    with open(os.path.join(REPO, "docs", "env_var.md")) as f:
+        assert f.read() == gen_env_var_doc.render(mx.util.env_var_table()), \
+            "docs/env_var.md is stale: run python tools/gen_env_var_doc.py"
+
+
+def test_every_registered_variable_is_documented_with_a_default():
+    for name, typ, default, choices, doc in mx.util.env_var_table():
+        assert name.startswith(("MXNET_", "DMLC_")) and typ in ("int", "bool", "float", "string")
+        assert doc
+
+
+def test_features_report_the_build():
+    feats = mx.runtime.Features()
+    assert feats.is_enabled("ONEDNN") and feats.is_enabled("BLAS_OPEN")
+    assert feats.is_enabled("OPENMP")
+    assert not feats.is_enabled("CUDA")
+    with pytest.raises(RuntimeError):
+        feats.is_enabled("NOT_A_FEATURE")
+    names = [f.name for f in mx.runtime.feature_list()]
+    assert "CUDNN" in names and "DIST_KVSTORE" in names
