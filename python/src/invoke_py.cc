@@ -65,6 +65,61 @@ uint32_t NumVisible(const nnvm::NodeAttrs& attrs, size_t n_out) {
   return static_cast<uint32_t>(n_out);
 }
 
+NDArray* CastInput(const nnvm::Op* op, const py::handle& item) {
+  if (!py::isinstance<NDArray>(item)) {
+    throw py::type_error("Operator " + op->name + ": inputs must be NDArray, given " +
+                         py::str(py::type::of(item)).cast<std::string>());
+  }
+  return item.cast<NDArray*>();
+}
+
+/*! \brief Invoke with out= (None, an NDArray or a sequence of them) and wrap the result. */
+py::object RunOp(const AttrsPtr& attrs, const std::vector<NDArray*>& in, const py::object& out) {
+  std::vector<NDArray> outs;
+  std::vector<NDArray*> out_ptrs;
+  if (!out.is_none()) {
+    if (py::isinstance<NDArray>(out)) {
+      out_ptrs.push_back(out.cast<NDArray*>());
+    } else {
+      for (auto o : out) out_ptrs.push_back(CastInput(attrs->op, o));
+    }
+    for (NDArray* o : out_ptrs) outs.push_back(*o);
+  }
+  Imperative::Get()->Invoke(Context::CPU(), attrs, in, &outs);
+  if (!out.is_none()) {
+    for (size_t i = 0; i < out_ptrs.size(); ++i) out_ptrs[i]->set_entry(outs[i].entry());
+    return out;
+  }
+  return WrapOutputs(std::move(outs), NumVisible(*attrs, outs.size()));
+}
+
+/*! \brief How the generated Python function of an op maps its arguments. */
+struct OpSignature {
+  std::vector<std::string> array_names;
+  std::vector<std::string> param_names;
+  std::string num_args_key;
+  bool variadic{false};
+  bool IsArrayName(const std::string& k) const {
+    for (const auto& n : array_names) if (n == k) return true;
+    return false;
+  }
+};
+
+const OpSignature& Signature(const nnvm::Op* op) {
+  static std::unordered_map<const nnvm::Op*, OpSignature> cache;
+  auto it = cache.find(op);
+  if (it != cache.end()) return it->second;
+  OpSignature sig;
+  for (const auto& a : op->arguments) {
+    bool is_array = a.type.rfind("NDArray", 0) == 0 || a.type.rfind("Symbol", 0) == 0;
+    (is_array ? sig.array_names : sig.param_names).push_back(a.name);
+    if (a.type.rfind("NDArray-or-Symbol[]", 0) == 0) sig.variadic = true;
+  }
+  sig.variadic = sig.variadic || static_cast<bool>(op->get_num_inputs);
+  sig.num_args_key = op->key_var_num_args;
+  return cache.emplace(op, std::move(sig)).first->second;
+}
+
 /*! \brief Cached attrs of an op called with no kwargs (the binary fast paths). */
 AttrsPtr PlainAttrs(const char* op_name) {
   static std::unordered_map<std::string, AttrsPtr> cache;
@@ -167,6 +222,7 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls) {
    */
   m.def("invoke", [](uint32_t op_index, const py::sequence& inputs, const py::object& kwargs,
                      const py::object& out) -> py::object {
+    // The explicit form: inputs as a sequence, kwargs as a dict.
     const nnvm::Op* op = OpFromIndex(op_index);
     std::unordered_map<std::string, std::string> kw;
     if (!kwargs.is_none()) {
@@ -177,32 +233,61 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls) {
     AttrsPtr attrs = kw.empty() ? PlainAttrs(op->name.c_str()) : Imperative::ParseAttrs(op, std::move(kw));
     std::vector<NDArray*> in;
     in.reserve(py::len(inputs));
-    for (auto item : inputs) {
-      if (!py::isinstance<NDArray>(item)) {
-        throw py::type_error("Operator " + op->name + ": inputs must be NDArray, given " +
-                             py::str(py::type::of(item)).cast<std::string>());
-      }
-      in.push_back(item.cast<NDArray*>());
-    }
-    std::vector<NDArray> outs;
-    std::vector<NDArray*> out_ptrs;
-    if (!out.is_none()) {
-      if (py::isinstance<NDArray>(out)) {
-        out_ptrs.push_back(out.cast<NDArray*>());
-      } else {
-        for (auto o : out) out_ptrs.push_back(o.cast<NDArray*>());
-      }
-      for (NDArray* o : out_ptrs) outs.push_back(*o);
-    }
-    Context default_ctx = Context::CPU();
-    Imperative::Get()->Invoke(default_ctx, attrs, in, &outs);
-    if (!out.is_none()) {
-      for (size_t i = 0; i < out_ptrs.size(); ++i) out_ptrs[i]->set_entry(outs[i].entry());
-      return out;
-    }
-    return WrapOutputs(std::move(outs), NumVisible(*attrs, outs.size()));
+    for (auto item : inputs) in.push_back(CastInput(op, item));
+    return RunOp(attrs, in, out);
   }, py::arg("op"), py::arg("inputs"), py::arg("kwargs") = py::none(), py::arg("out") = py::none());
   m.def("op_index", [](const std::string& name) { return nnvm::Op::GetOrThrow(name)->index(); });
+  /*!
+   * call_op(op_index, args, kwargs): the body of every generated mx.nd.<op> function.
+   * Positional NDArrays (or one list of them for variadic ops) are inputs, other positional
+   * values fill the op's arguments in order; kwargs may name arguments, array inputs, out
+   * and name. Doing this here keeps Python-level loops off the per-call path.
+   */
+  m.def("call_op", [](uint32_t op_index, const py::args& args, const py::kwargs& kwargs) -> py::object {
+    const nnvm::Op* op = OpFromIndex(op_index);
+    const OpSignature& sig = Signature(op);
+    std::vector<NDArray*> in;
+    std::unordered_map<std::string, std::string> kw;
+    size_t next_param = 0;
+    py::object out = py::none();
+    for (auto a : args) {
+      if (py::isinstance<NDArray>(a)) {
+        in.push_back(a.cast<NDArray*>());
+      } else if (sig.variadic && (py::isinstance<py::list>(a) || py::isinstance<py::tuple>(a)) &&
+                 py::len(a) > 0 && py::isinstance<NDArray>(a.cast<py::sequence>()[0])) {
+        for (auto item : a) in.push_back(CastInput(op, item));
+      } else if (a.is_none() && next_param == 0 && in.size() < sig.array_names.size()) {
+        continue;  // an optional array input passed as None
+      } else {
+        if (next_param >= sig.param_names.size()) {
+          throw py::type_error(op->name + "() takes at most " +
+                               std::to_string(sig.param_names.size()) +
+                               " positional parameters");
+        }
+        kw.emplace(sig.param_names[next_param++], KwargText(a));
+      }
+    }
+    for (auto item : kwargs) {
+      std::string key = item.first.cast<std::string>();
+      py::handle v = item.second;
+      if (key == "out") {
+        out = py::reinterpret_borrow<py::object>(v);
+      } else if (key == "name") {
+        continue;
+      } else if (sig.IsArrayName(key)) {
+        if (!v.is_none()) in.push_back(CastInput(op, v));
+      } else if (v.is_none() && (key == "ctx" || key == "dtype")) {
+        continue;
+      } else if (!kw.emplace(key, KwargText(v)).second) {
+        throw py::type_error(op->name + "() got multiple values for argument '" + key + "'");
+      }
+    }
+    if (!sig.num_args_key.empty() && !kw.count(sig.num_args_key)) {
+      kw.emplace(sig.num_args_key, std::to_string(in.size()));
+    }
+    AttrsPtr attrs = kw.empty() ? PlainAttrs(op->name.c_str()) : Imperative::ParseAttrs(op, std::move(kw));
+    return RunOp(attrs, in, out);
+  });
 
   DefBinary(cls, "__add__", "__iadd__", "__radd__", "broadcast_add", "_plus_scalar", "_plus_scalar");
   DefBinary(cls, "__sub__", "__isub__", "__rsub__", "broadcast_sub", "_minus_scalar", "_rminus_scalar");

@@ -116,7 +116,8 @@ struct AccMax {
                                                 : std::numeric_limits<A>::lowest();
   }
   template <typename A> static void Red(A& a, A b) {  // NOLINT(runtime/references)
-    a = (b > a || b != b) ? b : a;
+    const A m = !(a >= b) ? b : a;  // b when b is larger or NaN
+    a = a == a ? m : a;             // a NaN accumulator stays NaN
   }
 };
 struct AccMin {
@@ -126,7 +127,8 @@ struct AccMin {
                                                 : std::numeric_limits<A>::max();
   }
   template <typename A> static void Red(A& a, A b) {  // NOLINT(runtime/references)
-    a = (b < a || b != b) ? b : a;
+    const A m = !(a <= b) ? b : a;
+    a = a == a ? m : a;
   }
 };
 
