@@ -17,5 +17,8 @@ PYTHON=${PYTHON:-python3}
 .venv/bin/pip install -q numpy pytest
 # Paths inside the compiler commands differ between clones; let ccache ignore them.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
-.venv/bin/pip install -q .
+# Build the wheel once; the tests also install it into a numpy-1.x virtualenv.
+rm -rf build/wheel
+.venv/bin/pip wheel -q --no-deps -w build/wheel .
+.venv/bin/pip install -q --force-reinstall --no-deps build/wheel/mxnet-*.whl
 echo "mxnet installed in .venv: $(.venv/bin/python -c 'import mxnet; print(mxnet.__version__)')"

@@ -6,6 +6,7 @@ from .context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus
 from . import ndarray
 from . import ndarray as nd
 from . import autograd
+from . import symbol as sym
 from . import random
 from . import runtime
 from . import engine

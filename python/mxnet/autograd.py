@@ -125,9 +125,8 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
 
 def get_symbol(x):
     """The recorded computation that produced x, as a Symbol."""
-    from . import symbol  # noqa: F401  (available once the symbol API exists)
-    raise NotImplementedError("autograd.get_symbol needs the Symbol API (mx.sym), "
-                              "which is not built yet")
+    from .symbol import Symbol
+    return Symbol(_ffi.autograd_get_symbol(x))
 
 
 class Function:

@@ -25,4 +25,5 @@ PYBIND11_MODULE(_ffi, m) {
   mxnet::DefineAutograd(m);
   mxnet::DefineRuntime(m);
   mxnet::DefineDLPack(m, cls);
+  mxnet::DefineSymbol(m);
 }

@@ -54,6 +54,14 @@ int FlagFromNumpy(const py::handle& dtype) {
 }
 
 void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
+  // NDArray(handle): take ownership of an NDArrayHandle made by the C API (as MXNet's
+  // Python NDArray does); the handle must not be freed by the caller afterwards.
+  cls.def(py::init([](uintptr_t handle) {
+            if (handle == 0) throw py::value_error("NDArray: handle is NULL");
+            std::unique_ptr<NDArray> owned(reinterpret_cast<NDArray*>(handle));
+            return NDArray(*owned);
+          }),
+          py::arg("handle"));
   cls.def_property_readonly("shape", [](const NDArray& a) { return ShapeTuple(a.shape()); })
       .def_property_readonly("_dtype_flag", &NDArray::dtype)
       .def_property_readonly("_ctx",

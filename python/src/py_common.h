@@ -16,6 +16,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls);
 void DefineInvoke(py::module_& m, py::class_<NDArray>& cls);
 void DefineAutograd(py::module_& m);
 void DefineRuntime(py::module_& m);
+void DefineSymbol(py::module_& m);
 
 /*! \brief Context from the (device_type, device_id) pair the Python front passes. */
 inline Context MakeContext(int dev_type, int dev_id) {

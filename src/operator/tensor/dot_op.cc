@@ -12,15 +12,15 @@ namespace op {
 struct DotParam : public dmlc::Parameter<DotParam> {
   bool transpose_a;
   bool transpose_b;
-  dmlc::optional<int> forward_stype;
+  int forward_stype;
   DMLC_DECLARE_PARAMETER(DotParam) {
     DMLC_DECLARE_FIELD(transpose_a).set_default(false)
         .describe("If true then transpose the first input before dot.");
     DMLC_DECLARE_FIELD(transpose_b).set_default(false)
         .describe("If true then transpose the second input before dot.");
     DMLC_DECLARE_FIELD(forward_stype)
-        .add_enum("default", 0).add_enum("row_sparse", 1).add_enum("csr", 2)
-        .set_default(dmlc::optional<int>())
+        .add_enum("None", -1).add_enum("default", 0).add_enum("row_sparse", 1).add_enum("csr", 2)
+        .set_default(-1)
         .describe("The desired storage type of the forward output given by user (only dense "
                   "storage exists here, so it is accepted and ignored).");
   }

@@ -38,7 +38,7 @@ TShape GatherNDOf(const NodeAttrs& attrs, const TShape& full, const TShape& idx)
 std::vector<int64_t> GatherNDOffsets(const NodeAttrs& attrs, const TShape& full, const TBlob& idx,
                                      index_t* block) {
   const int m = idx.shape_[0];
-  const index_t n = idx.Size() / std::max<index_t>(m, 1);
+  const index_t n = idx.shape_.ProdShape(1, idx.ndim());
   *block = full.ProdShape(m, full.ndim());
   std::vector<int64_t> v = ReadIndices(idx);
   std::vector<int64_t> off(n, 0);

@@ -61,75 +61,80 @@ index_t ReducedCount(const TShape& shape, const std::vector<bool>& mask) {
 namespace {
 
 // ---------------------------------------------------------------- element maps (first pass)
+// Apply maps a value in place; it works on scalars and on GCC vectors of them (E is the
+// element type). Do converts one input element to the accumulator type and maps it.
 // kWide: the mapped values need the full accumulator range (squares), so no float lanes.
-struct MapId {
-  static constexpr bool kWide = false;
-  template <typename A, typename T> static A Do(T x) { return static_cast<A>(x); }
-};
-struct MapNanZero {
-  static constexpr bool kWide = false;
+template <typename Self>
+struct MapBase {
   template <typename A, typename T> static A Do(T x) {
     A v = static_cast<A>(x);
-    return v != v ? A(0) : v;
+    Self::template Apply<A>(v);
+    return v;
   }
 };
-struct MapNanOne {
+struct MapId : MapBase<MapId> {
   static constexpr bool kWide = false;
-  template <typename A, typename T> static A Do(T x) {
-    A v = static_cast<A>(x);
-    return v != v ? A(1) : v;
-  }
+  template <typename E, typename V> static void Apply(V&) {}
 };
-struct MapAbs {
+struct MapNanZero : MapBase<MapNanZero> {
   static constexpr bool kWide = false;
-  template <typename A, typename T> static A Do(T x) {
-    A v = static_cast<A>(x);
-    return v < A(0) ? A(-v) : v;
-  }
+  template <typename E, typename V> static void Apply(V& v) { v = v != v ? V{} : v; }
 };
-struct MapSquare {
+struct MapNanOne : MapBase<MapNanOne> {
+  static constexpr bool kWide = false;
+  template <typename E, typename V> static void Apply(V& v) { v = v != v ? V{} + E(1) : v; }
+};
+struct MapAbs : MapBase<MapAbs> {
+  static constexpr bool kWide = false;
+  template <typename E, typename V> static void Apply(V& v) { v = v < V{} ? -v : v; }
+};
+struct MapSquare : MapBase<MapSquare> {
   static constexpr bool kWide = true;
-  template <typename A, typename T> static A Do(T x) {
-    A v = static_cast<A>(x);
-    return v * v;
-  }
+  template <typename E, typename V> static void Apply(V& v) { v = v * v; }
 };
 
 // ---------------------------------------------------------------- accumulators
 // kShortFloat: short runs of float terms may be accumulated in float before the accumulator
 // type takes over (true for sums; products could under/overflow early).
+// Red is exact (NaN sticky in max/min, as in numpy and MXNet); hot loops use RedFast, a plain
+// select that vectorizes, and track NaN on the side when kNanFlag.
 struct AccSum {
   static constexpr bool kShortFloat = true;
+  static constexpr bool kNanFlag = false;
   template <typename A> static A Init() { return A(0); }
   template <typename A> static void Red(A& a, A b) { a += b; }  // NOLINT(runtime/references)
+  template <typename V> static void RedFast(V& a, const V& b) { a += b; }  // NOLINT
 };
 struct AccProd {
   static constexpr bool kShortFloat = false;
+  static constexpr bool kNanFlag = false;
   template <typename A> static A Init() { return A(1); }
   template <typename A> static void Red(A& a, A b) { a *= b; }  // NOLINT(runtime/references)
+  template <typename V> static void RedFast(V& a, const V& b) { a *= b; }  // NOLINT
 };
-// NaN is sticky in max/min, as in numpy and MXNet. Written as selects so loops vectorize.
 struct AccMax {
   static constexpr bool kShortFloat = false;
+  static constexpr bool kNanFlag = true;
   template <typename A> static A Init() {
     return std::numeric_limits<A>::has_infinity ? -std::numeric_limits<A>::infinity()
                                                 : std::numeric_limits<A>::lowest();
   }
   template <typename A> static void Red(A& a, A b) {  // NOLINT(runtime/references)
-    const A m = !(a >= b) ? b : a;  // b when b is larger or NaN
-    a = a == a ? m : a;             // a NaN accumulator stays NaN
+    if (a == a && !(a >= b)) a = b;
   }
+  template <typename V> static void RedFast(V& a, const V& b) { a = a >= b ? a : b; }  // NOLINT
 };
 struct AccMin {
   static constexpr bool kShortFloat = false;
+  static constexpr bool kNanFlag = true;
   template <typename A> static A Init() {
     return std::numeric_limits<A>::has_infinity ? std::numeric_limits<A>::infinity()
                                                 : std::numeric_limits<A>::max();
   }
   template <typename A> static void Red(A& a, A b) {  // NOLINT(runtime/references)
-    const A m = !(a <= b) ? b : a;
-    a = a == a ? m : a;
+    if (a == a && !(a <= b)) a = b;
   }
+  template <typename V> static void RedFast(V& a, const V& b) { a = a <= b ? a : b; }  // NOLINT
 };
 
 // Accumulator types.
@@ -171,26 +176,57 @@ inline void Put(OT* o, OpReqType req, V v) {
   else *o = static_cast<OT>(v);
 }
 
-constexpr int kLanes = 16;          // independent accumulators of a contiguous row
 constexpr index_t kBlock = 2048;    // row elements per partial result (128 per lane)
 constexpr index_t kTile = 256;      // inner elements per work item of a strided reduction
 constexpr index_t kRowRun = 64;     // rows accumulated in lane type before folding into A
 
-/*! \brief Reduction of a contiguous row with kLanes independent accumulators (vectorizable,
- *  and each accumulator sees only n / kLanes terms), combined pairwise. */
+/*! \brief acc[b] (op)= map(row[b]) for b < w: one row folded into a tile of accumulators.
+ *  The loop is what GCC's loop vectorizer handles best (independent lanes, selects); w is a
+ *  runtime value so the loop is not unrolled away before vectorization. For max/min the
+ *  plain select may drop a NaN, so NaN is tracked per lane in nan[]. */
 template <typename Acc, typename Map, typename L, typename IT>
-inline L RowReduce(const IT* x, index_t n) {
-  L lanes[kLanes];
-  for (int j = 0; j < kLanes; ++j) lanes[j] = Acc::template Init<L>();
+inline void FoldRow(L* acc, L* nan, const IT* row, index_t w) {
+  if constexpr (Acc::kNanFlag && std::is_floating_point<L>::value) {
+    for (index_t b = 0; b < w; ++b) {
+      const L v = Map::template Do<L>(row[b]);
+      Acc::RedFast(acc[b], v);
+      nan[b] = v != v ? v : nan[b];
+    }
+  } else {
+    for (index_t b = 0; b < w; ++b) Acc::RedFast(acc[b], Map::template Do<L>(row[b]));
+  }
+}
+
+/*! \brief Exact combination of a tile's lanes (and its NaN record) into one value. */
+template <typename Acc, typename L>
+inline L CombineLanes(const L* acc, const L* nan, index_t w) {
+  L r = Acc::template Init<L>();
+  for (index_t b = 0; b < w; ++b) {
+    Acc::Red(r, acc[b]);
+    if (nan[b] != nan[b]) r = nan[b];
+  }
+  return r;
+}
+
+constexpr index_t kRowWidth = 64;  // lanes of a contiguous-row reduction
+
+/*! \brief Reduction of a contiguous row, seen as rows of kRowWidth folded into as many
+ *  independent lanes (each lane sees n / 64 terms), then combined. Built for AVX2 as well as
+ *  the baseline ISA, picked at load time (the whole-array reductions are bandwidth-bound and
+ *  the wider loads matter). */
+template <typename Acc, typename Map, typename L, typename IT>
+__attribute__((target_clones("avx2", "default")))
+L RowReduce(const IT* x, index_t n) {
+  L acc[kRowWidth], nan[kRowWidth];
+  const index_t w = std::min(n, kRowWidth);
+  for (index_t b = 0; b < w; ++b) {
+    acc[b] = Acc::template Init<L>();
+    nan[b] = L(0);
+  }
   index_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) Acc::Red(lanes[j], Map::template Do<L>(x[i + j]));
-  }
-  for (int j = 0; i < n; ++i, ++j) Acc::Red(lanes[j], Map::template Do<L>(x[i]));
-  for (int w = kLanes / 2; w > 0; w /= 2) {
-    for (int j = 0; j < w; ++j) Acc::Red(lanes[j], lanes[j + w]);
-  }
-  return lanes[0];
+  for (; i + w <= n && w > 0; i += w) FoldRow<Acc, Map>(acc, nan, x + i, w);
+  FoldRow<Acc, Map>(acc, nan, x + i, n - i);  // the tail, into the first lanes
+  return CombineLanes<Acc>(acc, nan, w);
 }
 
 /*! \brief out[o, i] = finish(reduce_r map(in[o, r, i])) for in seen as (O, R, I). */
@@ -231,16 +267,19 @@ void Stage(const IT* in, OT* out, index_t O, index_t R, index_t I, int fin, inde
   const index_t nr = R == 0 ? 1 : (R + rc - 1) / rc;
   auto tile = [&](index_t o, index_t i0, index_t w, index_t r0, index_t r1, A* acc) {
     for (index_t b = 0; b < w; ++b) acc[b] = Acc::template Init<A>();
-    L lacc[kTile];
+    L lacc[kTile], nan[kTile];
     const IT* base = in + o * R * I + i0;
     for (index_t rb = r0; rb < r1; rb += kRowRun) {
       const index_t re = std::min(r1, rb + kRowRun);
-      for (index_t b = 0; b < w; ++b) lacc[b] = Acc::template Init<L>();
-      for (index_t r = rb; r < re; ++r) {
-        const IT* row = base + r * I;
-        for (index_t b = 0; b < w; ++b) Acc::Red(lacc[b], Map::template Do<L>(row[b]));
+      for (index_t b = 0; b < w; ++b) {
+        lacc[b] = Acc::template Init<L>();
+        nan[b] = L(0);
       }
-      for (index_t b = 0; b < w; ++b) Acc::Red(acc[b], static_cast<A>(lacc[b]));
+      for (index_t r = rb; r < re; ++r) FoldRow<Acc, Map>(lacc, nan, base + r * I, w);
+      for (index_t b = 0; b < w; ++b) {
+        Acc::Red(acc[b], static_cast<A>(lacc[b]));
+        if (nan[b] != nan[b]) acc[b] = static_cast<A>(nan[b]);
+      }
     }
   };
   if (nr == 1) {

@@ -679,3 +679,13 @@ def test_mark_variables_rejects_bad_input():
     assert LIB.MXAutogradMarkVariables(1, None, reqs, None) == -1
     assert "var_handles is NULL" in last_error()
     free(x, g, g2)
+
+
+def test_handle_from_c_api_becomes_python_ndarray():
+    lib = ctypes.CDLL(mx.libinfo.find_lib_path()[0])
+    handle = ctypes.c_void_p()
+    shape = (ctypes.c_int * 2)(2, 3)
+    assert lib.MXNDArrayCreateEx(shape, 2, 1, 0, 0, 0, ctypes.byref(handle)) == 0
+    arr = mx.nd.NDArray(handle.value)  # Python now owns the handle
+    arr[:] = 4
+    assert arr.shape == (2, 3) and arr.asnumpy().sum() == 24

@@ -164,6 +164,23 @@ def test_max_and_min_propagate_nan():
     assert np.isnan(out[0]) and out[1] == 2
 
 
+@pytest.mark.parametrize("shape,axis", [((100003,), None), ((3, 5000), 1), ((5000, 3), 0),
+                                        ((40, 70, 30), (0, 2))])
+def test_a_single_nan_anywhere_makes_max_and_min_nan(shape, axis):
+    x = np.random.RandomState(15).uniform(-1, 1, size=shape).astype(np.float32)
+    flat = x.reshape(-1)
+    flat[flat.size // 2 + 7] = np.nan
+    kw = {} if axis is None else {"axis": axis}
+    for op, ref in [("max", np.max), ("min", np.min)]:
+        out = getattr(nd, op)(nd.array(x), **kw).asnumpy()
+        exp = ref(x, axis=axis)
+        np.testing.assert_array_equal(np.isnan(out), np.isnan(exp).reshape(out.shape))
+        assert_almost_equal(np.nan_to_num(out), np.nan_to_num(exp).reshape(out.shape))
+    got = nd.nansum(nd.array(x), **kw).asnumpy()
+    assert_almost_equal(got, np.asarray(np.nansum(x, axis=axis)).reshape(got.shape), rtol=1e-4,
+                        atol=1e-3)
+
+
 def test_nansum_and_nanprod_skip_nan():
     x = nd.array([1, np.nan, 2, 3])
     assert nd.nansum(x).asnumpy()[0] == 6
