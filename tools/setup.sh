@@ -21,4 +21,4 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 rm -rf build/wheel
 .venv/bin/pip wheel -q --no-deps -w build/wheel .
 .venv/bin/pip install -q --force-reinstall --no-deps build/wheel/mxnet-*.whl
-echo "mxnet installed in .venv: $(.venv/bin/python -c 'import mxnet; print(mxnet.__version__)')"
+.venv/bin/python -c "import mxnet; print('mxnet', mxnet.__version__, 'installed in .venv')"

@@ -411,12 +411,82 @@ void ReduceTyped(const OpContext& ctx, ReduceKind kind, const ReducePlan& plan, 
   }
 }
 
-/*! \brief True when candidate b beats the current best a (the first NaN wins). */
+/*! \brief True when candidate b beats the current best a (the first NaN wins). Branch-free
+ *  so the lane loops below vectorize. */
 template <bool kMax, typename C>
 inline bool Beats(C a, C b) {
-  if (a != a) return false;
-  if (b != b) return true;
-  return kMax ? b > a : b < a;
+  return (a == a) & ((b != b) | (kMax ? (b > a) : (b < a)));
+}
+
+/*! \brief Position of the first extreme of a contiguous run x[0, n) (n >= 1), searched in 64
+ *  independent lanes; returns the value through *val. */
+template <bool kMax, typename C, typename D>
+inline index_t ArgRow(const D* x, index_t n, C* val) {
+  // Positions in the width of the values, so value and position selects vectorize together.
+  using P = typename std::conditional<sizeof(C) == 8, int64_t, int32_t>::type;
+  C best[kRowWidth];
+  P bi[kRowWidth];
+  const index_t w = std::min(n, kRowWidth);
+  for (index_t b = 0; b < w; ++b) {
+    best[b] = static_cast<C>(x[b]);
+    bi[b] = b;
+  }
+  index_t i = w;
+  for (; i + w <= n; i += w) {
+    for (index_t b = 0; b < w; ++b) {
+      const C v = static_cast<C>(x[i + b]);
+      const bool t = Beats<kMax>(best[b], v);
+      best[b] = t ? v : best[b];
+      bi[b] = t ? static_cast<P>(i + b) : bi[b];
+    }
+  }
+  for (index_t b = 0; i < n; ++i, ++b) {
+    const C v = static_cast<C>(x[i]);
+    if (Beats<kMax>(best[b], v)) {
+      best[b] = v;
+      bi[b] = i;
+    }
+  }
+  // Lanes hold the first extreme of interleaved subsequences; equally good ones tie-break
+  // on the lower position.
+  C cv = best[0];
+  P ci = bi[0];
+  for (index_t b = 1; b < w; ++b) {
+    if (Beats<kMax>(cv, best[b]) || (!Beats<kMax>(best[b], cv) && bi[b] < ci)) {
+      cv = best[b];
+      ci = bi[b];
+    }
+  }
+  *val = cv;
+  return ci;
+}
+
+/*! \brief First extreme along the middle axis of (O, n, I) with I > 1: tiles of inner
+ *  positions scan the rows, holding best values and positions (type P) per column. */
+template <bool kMax, typename C, typename P, typename D, typename Put>
+void ArgColumns(const D* in, D* out, index_t O, index_t n, index_t I, const Put& put) {
+  const index_t ntile = (I + kTile - 1) / kTile;
+  ParallelForWork(O * ntile, n * std::min(I, kTile), [&](index_t t) {
+    const index_t o = t / ntile, i0 = (t % ntile) * kTile, w = std::min(kTile, I - i0);
+    C best[kTile];
+    P bi[kTile];
+    const D* base = in + o * n * I + i0;
+    for (index_t b = 0; b < w; ++b) {
+      best[b] = static_cast<C>(base[b]);
+      bi[b] = 0;
+    }
+    for (index_t r = 1; r < n; ++r) {
+      const D* row = base + r * I;
+      const P pr = static_cast<P>(r);
+      for (index_t b = 0; b < w; ++b) {
+        const C v = static_cast<C>(row[b]);
+        const bool take = Beats<kMax>(best[b], v);
+        best[b] = take ? v : best[b];
+        bi[b] = take ? pr : bi[b];
+      }
+    }
+    for (index_t b = 0; b < w; ++b) put(out + o * I + i0 + b, static_cast<index_t>(bi[b]));
+  });
 }
 
 template <bool kMax, typename D>
@@ -432,18 +502,7 @@ void ArgReduceTyped(const D* in, D* out, index_t O, index_t n, index_t I, OpReqT
     std::vector<index_t> bidx(O * nb);
     ParallelForWork(O * nb, std::min(n, kBlock), [&](index_t t) {
       const index_t o = t / nb, beg = (t % nb) * kBlock, end = std::min(n, beg + kBlock);
-      const D* row = in + o * n;
-      C best = static_cast<C>(row[beg]);
-      index_t bi = beg;
-      for (index_t j = beg + 1; j < end; ++j) {
-        C v = static_cast<C>(row[j]);
-        if (Beats<kMax>(best, v)) {
-          best = v;
-          bi = j;
-        }
-      }
-      bval[t] = best;
-      bidx[t] = bi;
+      bidx[t] = beg + ArgRow<kMax>(in + o * n + beg, end - beg, &bval[t]);  // end - beg <= kBlock
     });
     ParallelForWork(O, nb, [&](index_t o) {
       C best = bval[o * nb];
@@ -458,28 +517,13 @@ void ArgReduceTyped(const D* in, D* out, index_t O, index_t n, index_t I, OpReqT
     });
     return;
   }
-  const index_t ntile = (I + kTile - 1) / kTile;
-  ParallelForWork(O * ntile, n * std::min(I, kTile), [&](index_t t) {
-    const index_t o = t / ntile, i0 = (t % ntile) * kTile, w = std::min(kTile, I - i0);
-    C best[kTile];
-    index_t bi[kTile];
-    const D* base = in + o * n * I + i0;
-    for (index_t b = 0; b < w; ++b) {
-      best[b] = static_cast<C>(base[b]);
-      bi[b] = 0;
-    }
-    for (index_t r = 1; r < n; ++r) {
-      const D* row = base + r * I;
-      for (index_t b = 0; b < w; ++b) {
-        C v = static_cast<C>(row[b]);
-        if (Beats<kMax>(best[b], v)) {
-          best[b] = v;
-          bi[b] = r;
-        }
-      }
-    }
-    for (index_t b = 0; b < w; ++b) put(out + o * I + i0 + b, bi[b]);
-  });
+  // Positions in the width of the values when they fit, so the selects vectorize together.
+  using P = typename std::conditional<sizeof(C) == 8, int64_t, int32_t>::type;
+  if (n > static_cast<index_t>(std::numeric_limits<P>::max())) {
+    ArgColumns<kMax, C, index_t>(in, out, O, n, I, put);
+  } else {
+    ArgColumns<kMax, C, P>(in, out, O, n, I, put);
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <dmlc/parameter.h>
 
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 #include "operator/tensor/reduce_kernel.h"
@@ -177,6 +178,75 @@ struct SortOutputs {
   OpReqType mask_req{kWriteTo};
 };
 
+// Dtypes of at most 32 bits sort as packed 64-bit integers: an order-preserving 32-bit key
+// (NaN above +inf, -0 equal to +0, complemented for descending order) above the 32-bit index,
+// so one integer comparison decides, ties fall to the lower index, and the sort is stable.
+template <typename D>
+constexpr bool kPackedKey = std::is_same<D, float>::value || std::is_same<D, half_t>::value ||
+                            std::is_same<D, int32_t>::value || std::is_same<D, int8_t>::value ||
+                            std::is_same<D, uint8_t>::value;
+
+template <bool kAscend, typename D>
+inline uint64_t PackedKey(D x, index_t j) {
+  uint32_t key;
+  if constexpr (std::is_same<D, float>::value || std::is_same<D, half_t>::value) {
+    float f = static_cast<float>(x);
+    if (f != f) {
+      key = 0xFFFFFFFFu;
+    } else {
+      if (f == 0.0f) f = 0.0f;
+      uint32_t u;
+      std::memcpy(&u, &f, sizeof(u));
+      key = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    }
+  } else if constexpr (std::is_same<D, uint8_t>::value) {
+    key = x;
+  } else {
+    key = static_cast<uint32_t>(static_cast<int32_t>(x)) ^ 0x80000000u;
+  }
+  if (!kAscend) key = ~key;
+  return (static_cast<uint64_t>(key) << 32) | static_cast<uint64_t>(j);
+}
+
+/*! \brief Stable LSD radix sort of packed keys by their upper 32 bits (bytes that are the
+ *  same in every key are skipped). The lower 32 bits (positions) were written in increasing
+ *  order, so equal keys stay in position order. tmp has room for n keys. */
+inline void RadixSortPacked(uint64_t* a, uint64_t* tmp, index_t n) {
+  uint64_t* src = a;
+  uint64_t* dst = tmp;
+  for (int shift = 32; shift < 64; shift += 8) {
+    index_t count[256] = {0};
+    for (index_t i = 0; i < n; ++i) ++count[(src[i] >> shift) & 0xFF];
+    if (count[(src[0] >> shift) & 0xFF] == n) continue;
+    index_t pos = 0;
+    for (int b = 0; b < 256; ++b) {
+      const index_t c = count[b];
+      count[b] = pos;
+      pos += c;
+    }
+    for (index_t i = 0; i < n; ++i) dst[count[(src[i] >> shift) & 0xFF]++] = src[i];
+    std::swap(src, dst);
+  }
+  if (src != a) std::memcpy(a, src, sizeof(uint64_t) * n);
+}
+
+template <typename D, typename C>
+inline void EmitRow(const SortOutputs<D>& out, const D* src, index_t I, index_t o, index_t i,
+                    index_t n, index_t k, index_t j, index_t pos) {
+  const index_t dst = o * k * I + j * I + i;
+  if (out.value != nullptr) {
+    const D v = src[pos * I];
+    out.value[dst] = out.value_req == kAddTo
+                         ? static_cast<D>(static_cast<C>(out.value[dst]) + static_cast<C>(v))
+                         : v;
+  }
+  if (out.index != nullptr) out.index[dst] = pos;
+  if (out.mask != nullptr) {
+    D* m = out.mask + o * n * I + pos * I + i;
+    *m = static_cast<D>(static_cast<C>(*m) + C(1));
+  }
+}
+
 template <bool kAscend, typename D>
 void SortRowsTyped(const D* in, const SortLayout& l, index_t k, const SortOutputs<D>& out) {
   using C = typename std::conditional<std::is_same<D, half_t>::value, float, D>::type;
@@ -184,34 +254,37 @@ void SortRowsTyped(const D* in, const SortLayout& l, index_t k, const SortOutput
   if (out.mask != nullptr && out.mask_req != kAddTo) {
     std::fill(out.mask, out.mask + rows * n, D(0));
   }
-  auto cmp = [](const Keyed<C>& a, const Keyed<C>& b) { return Before<kAscend>(a, b); };
   const bool need_order = out.value != nullptr || out.index != nullptr;
+  const bool packed = kPackedKey<D> && n <= static_cast<index_t>(0xFFFFFFFFu);
 #if MXNET_USE_OPENMP
 #pragma omp parallel if (rows > 1 && rows * n >= kParallelGrain)
 #endif
   {
-    std::vector<Keyed<C>> buf(n);
+    std::vector<uint64_t> keys(packed ? 2 * n : 0);  // keys, then radix scratch
+    std::vector<Keyed<C>> buf(packed ? 0 : n);
+    auto cmp = [](const Keyed<C>& a, const Keyed<C>& b) { return Before<kAscend>(a, b); };
 #if MXNET_USE_OPENMP
 #pragma omp for schedule(static)
 #endif
     for (index_t r = 0; r < rows; ++r) {
       const index_t o = r / I, i = r % I;
       const D* src = in + o * n * I + i;
-      for (index_t j = 0; j < n; ++j) buf[j] = Keyed<C>{static_cast<C>(src[j * I]), j};
-      if (k < n) std::nth_element(buf.begin(), buf.begin() + k, buf.end(), cmp);
-      if (need_order) std::sort(buf.begin(), buf.begin() + k, cmp);
-      const index_t base = o * k * I + i;
-      for (index_t j = 0; j < k; ++j) {
-        if (out.value != nullptr) {
-          D* dst = out.value + base + j * I;
-          D v = static_cast<D>(buf[j].v);
-          *dst = out.value_req == kAddTo ? static_cast<D>(static_cast<C>(*dst) + buf[j].v) : v;
+      if (packed) {
+        for (index_t j = 0; j < n; ++j) keys[j] = PackedKey<kAscend>(src[j * I], j);
+        if (need_order && n >= 256 && 4 * k >= n) {
+          RadixSortPacked(keys.data(), keys.data() + n, n);
+        } else {
+          if (k < n) std::nth_element(keys.begin(), keys.begin() + k, keys.begin() + n);
+          if (need_order) std::sort(keys.begin(), keys.begin() + k);
         }
-        if (out.index != nullptr) out.index[base + j * I] = buf[j].i;
-        if (out.mask != nullptr) {
-          D* m = out.mask + o * n * I + buf[j].i * I + i;
-          *m = static_cast<D>(static_cast<C>(*m) + C(1));
+        for (index_t j = 0; j < k; ++j) {
+          EmitRow<D, C>(out, src, I, o, i, n, k, j, static_cast<index_t>(keys[j] & 0xFFFFFFFFu));
         }
+      } else {
+        for (index_t j = 0; j < n; ++j) buf[j] = Keyed<C>{static_cast<C>(src[j * I]), j};
+        if (k < n) std::nth_element(buf.begin(), buf.begin() + k, buf.end(), cmp);
+        if (need_order) std::sort(buf.begin(), buf.begin() + k, cmp);
+        for (index_t j = 0; j < k; ++j) EmitRow<D, C>(out, src, I, o, i, n, k, j, buf[j].i);
       }
     }
   }
