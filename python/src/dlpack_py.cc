@@ -117,6 +117,13 @@ void DefineDLPack(py::module_& m, py::class_<NDArray>& cls) {
       throw py::value_error("from_dlpack: expected an unconsumed 'dltensor' capsule");
     }
     auto* t = static_cast<DLManagedTensor*>(capsule.get_pointer());
+    if (t->deleter == DeleteExport) {
+      // Our own export: hand back the original array so both share one engine variable and
+      // every read and write stays ordered (a fresh chunk over the memory would race).
+      PyCapsule_SetName(capsule.ptr(), kUsedCapsuleName);
+      std::unique_ptr<ExportCtx> ctx(static_cast<ExportCtx*>(t->manager_ctx));
+      return ctx->array;
+    }
     const DLTensor& dl = t->dl_tensor;
     if (dl.device.device_type != kDLCPU) {
       throw py::value_error("from_dlpack: only CPU tensors can be imported in this build");

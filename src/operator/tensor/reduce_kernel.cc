@@ -176,7 +176,7 @@ inline void Put(OT* o, OpReqType req, V v) {
   else *o = static_cast<OT>(v);
 }
 
-constexpr index_t kBlock = 2048;    // row elements per partial result (128 per lane)
+constexpr index_t kBlock = 2048;    // row elements per partial result
 constexpr index_t kTile = 256;      // inner elements per work item of a strided reduction
 constexpr index_t kRowRun = 64;     // rows accumulated in lane type before folding into A
 
@@ -214,17 +214,22 @@ constexpr index_t kRowWidth = 64;  // lanes of a contiguous-row reduction
  *  independent lanes (each lane sees n / 64 terms), then combined. Built for AVX2 as well as
  *  the baseline ISA, picked at load time (the whole-array reductions are bandwidth-bound and
  *  the wider loads matter). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define MXNET_REDUCE_ISA_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MXNET_REDUCE_ISA_CLONES
+#endif
 template <typename Acc, typename Map, typename L, typename IT>
-__attribute__((target_clones("avx2", "default")))
-L RowReduce(const IT* x, index_t n) {
+MXNET_REDUCE_ISA_CLONES L RowReduce(const IT* x, index_t n) {
   L acc[kRowWidth], nan[kRowWidth];
-  const index_t w = std::min(n, kRowWidth);
+  // Fewer lanes for short rows, where combining 64 lanes would cost more than the row.
+  const index_t w = n >= 512 ? kRowWidth : n >= 128 ? 16 : n >= 32 ? 4 : 1;
   for (index_t b = 0; b < w; ++b) {
     acc[b] = Acc::template Init<L>();
     nan[b] = L(0);
   }
   index_t i = 0;
-  for (; i + w <= n && w > 0; i += w) FoldRow<Acc, Map>(acc, nan, x + i, w);
+  for (; i + w <= n; i += w) FoldRow<Acc, Map>(acc, nan, x + i, w);
   FoldRow<Acc, Map>(acc, nan, x + i, n - i);  // the tail, into the first lanes
   return CombineLanes<Acc>(acc, nan, w);
 }

@@ -50,3 +50,12 @@ def test_array_outlives_exporter():
     a = mx.nd.from_dlpack(n.__dlpack__())
     del n
     assert a.asnumpy().tolist() == [0, 1, 2, 3, 4]
+
+
+def test_reimported_export_stays_ordered_with_the_original():
+    a = mx.nd.zeros((1000,))
+    for _ in range(20):
+        b = mx.nd.from_dlpack(a.to_dlpack_for_write())
+        b += 1
+        assert a.asnumpy()[0] == b.asnumpy()[0]
+    assert a.asnumpy()[-1] == 20
