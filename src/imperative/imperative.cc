@@ -239,7 +239,16 @@ std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(
   auto attrs = std::make_shared<nnvm::NodeAttrs>();
   attrs->op = op;
   attrs->dict = std::move(kwargs);
-  if (op->attr_parser) op->attr_parser(attrs.get());
+  if (op->attr_parser) {
+    op->attr_parser(attrs.get());
+  } else {
+    for (const auto& kv : attrs->dict) {
+      // Keys like __profiler_scope__ are annotations, not arguments.
+      if (kv.first.rfind("__", 0) == 0) continue;
+      LOG(FATAL) << "Operator " << op->name << " takes no arguments, given " << kv.first << "='"
+                 << kv.second << "'";
+    }
+  }
   return attrs;
 }
 

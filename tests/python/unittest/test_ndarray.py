@@ -213,3 +213,10 @@ def test_op_rejects_bad_inputs_with_names():
         mx.nd.broadcast_add(mx.nd.ones((2,)))
     with pytest.raises(TypeError):
         mx.nd.broadcast_add(mx.nd.ones((2,)), [1, 2])
+
+
+def test_unknown_keyword_argument_raises():
+    with pytest.raises(mx.MXNetError, match="bogus"):
+        mx.nd.exp(mx.nd.ones((2,)), bogus=1)
+    with pytest.raises(mx.MXNetError, match="bogus"):
+        mx.nd.sum(mx.nd.ones((2,)), bogus=1)
