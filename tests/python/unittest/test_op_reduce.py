@@ -482,6 +482,24 @@ def test_sort_and_argsort_match_stable_numpy(dtype):
     assert nd.argsort(a, dtype="int32").dtype == np.int32
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int8, np.uint8, np.int32,
+                                   np.float64, np.int64])
+def test_long_rows_with_ties_sort_stably(dtype):
+    rng = np.random.RandomState(16)
+    x = rng.randint(0, 7, size=(3, 1500)).astype(dtype)
+    if x.dtype.kind == "f":
+        x[0, ::5] = -0.0
+        x[1, ::11] = np.nan
+    a = nd.array(x, dtype=dtype)
+    for ascend in [True, False]:
+        order = np_topk_order(x, -1, ascend)
+        np.testing.assert_array_equal(nd.argsort(a, is_ascend=ascend).asnumpy(), order)
+        np.testing.assert_array_equal(nd.sort(a, is_ascend=ascend).asnumpy(),
+                                      np.take_along_axis(x, order, axis=-1))
+        np.testing.assert_array_equal(nd.topk(a, k=900, is_ascend=ascend).asnumpy(),
+                                      order[:, :900])
+
+
 def test_sort_puts_nan_last_ascending_and_first_descending():
     x = nd.array([1, np.nan, 3, 2])
     s = nd.sort(x).asnumpy()
