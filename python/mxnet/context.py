@@ -74,7 +74,12 @@ def num_gpus():
 
 
 def gpu_memory_info(device_id=0):
-    raise NotImplementedError("gpu_memory_info needs a CUDA build")
+    """(free, total) bytes of a GPU; raises MXNetError when the GPU is not available."""
+    from .base import MXNetError
+    if num_gpus() <= device_id:
+        raise MXNetError("gpu_memory_info: gpu(%d) is not available (%d GPUs visible in this "
+                         "build)" % (device_id, num_gpus()))
+    raise MXNetError("gpu_memory_info: GPU memory queries need the CUDA backend")
 
 
 def current_context():
