@@ -7,6 +7,15 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 cmake -S . -B build/ctest -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_PYTHON=OFF >/dev/null
 ninja -C build/ctest -j"${JOBS:-2}"
 ctest --test-dir build/ctest --output-on-failure -j1
+# GPU code must always compile: build the library with USE_CUDA=ON where a CUDA toolkit exists
+# (nothing runs it without a GPU).
+if command -v nvcc >/dev/null 2>&1; then
+  cmake -S . -B build/cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DUSE_CUDA=ON -DBUILD_PYTHON=OFF \
+    -DBUILD_TESTING=OFF >/dev/null
+  ninja -C build/cuda -j"${JOBS:-2}" mxnet
+else
+  echo "nvcc not found: skipping the USE_CUDA=ON compile check"
+fi
 # numpy 1.x must keep working: the core tests also run in a second virtualenv with numpy<2.
 PYTHON=${PYTHON:-python3}
 [ -x .venv-numpy1/bin/python ] || "$PYTHON" -m venv .venv-numpy1
