@@ -308,6 +308,82 @@ MXNET_DLL int MXAutogradBackwardEx(mx_uint num_output, NDArrayHandle* output_han
                                    int create_graph, int is_train, NDArrayHandle** grad_handles,
                                    int** grad_stypes);
 
+/* ------------------------------------------------------------------ profiler */
+
+/*!
+ * \brief Configure the profiler (MXNet's ProfileConfigParam): keys profile_all,
+ *  profile_symbolic, profile_imperative, profile_memory, profile_api, filename,
+ *  continuous_dump, dump_period, aggregate_stats, profile_process; values as text ("True",
+ *  "0", "1.5", "worker"). Unknown keys and bad values fail naming the key.
+ * \param kvstoreHandle unused; profile_process must be "worker" (no server-side profiling).
+ */
+MXNET_DLL int MXSetProcessProfilerConfig(int num_params, const char* const* keys,
+                                         const char* const* vals, KVStoreHandle kvstoreHandle);
+/*! \brief MXSetProcessProfilerConfig for this process. */
+MXNET_DLL int MXSetProfilerConfig(int num_params, const char* const* keys,
+                                  const char* const* vals);
+/*!
+ * \brief Stop (state 0) or run (state 1) the profiler.
+ * \param profile_process must be 0 (this process, "worker").
+ */
+MXNET_DLL int MXSetProcessProfilerState(int state, int profile_process,
+                                        KVStoreHandle kvStoreHandle);
+/*! \brief MXSetProcessProfilerState for this process. */
+MXNET_DLL int MXSetProfilerState(int state);
+/*! \brief Prefix "<scope>:" to the names of operators invoked from now on ("<unk>:": none). */
+MXNET_DLL int MXSetProfilerScope(const char* scope);
+/*!
+ * \brief Write the Chrome trace to the configured file (kept whole, or appended to with
+ *  continuous_dump). finished: forget the written events and close a continuous file.
+ */
+MXNET_DLL int MXDumpProcessProfile(int finished, int profile_process, KVStoreHandle kvStoreHandle);
+/*! \brief MXDumpProcessProfile for this process. */
+MXNET_DLL int MXDumpProfile(int finished);
+/*! \brief The aggregate statistics as a table, sorted by total time, descending. */
+MXNET_DLL int MXAggregateProfileStatsPrint(const char** out_str, int reset);
+/*!
+ * \brief The aggregate statistics.
+ * \param out_str receives a thread-local string, valid until the next call on this thread.
+ * \param reset clear the statistics afterwards.
+ * \param format 0 table, 1 JSON.
+ * \param sort_by 0 total, 1 avg, 2 min, 3 max, 4 count.
+ * \param ascending nonzero for ascending order.
+ */
+MXNET_DLL int MXAggregateProfileStatsPrintEx(const char** out_str, int reset, int format,
+                                             int sort_by, int ascending);
+/*! \brief Pause (nonzero) or resume (0) recording; global, not recursive. */
+MXNET_DLL int MXProcessProfilePause(int paused, int profile_process, KVStoreHandle kvStoreHandle);
+/*! \brief MXProcessProfilePause for this process. */
+MXNET_DLL int MXProfilePause(int paused);
+/*! \brief Create a domain; free every handle below with MXProfileDestroyHandle. */
+MXNET_DLL int MXProfileCreateDomain(const char* domain, ProfileHandle* out);
+/*! \brief Create a task in a domain (a duration; category: the domain's name). */
+MXNET_DLL int MXProfileCreateTask(ProfileHandle domain, const char* task_name, ProfileHandle* out);
+/*! \brief Create a frame in a domain (a duration; category: the domain's name). */
+MXNET_DLL int MXProfileCreateFrame(ProfileHandle domain, const char* frame_name,
+                                   ProfileHandle* out);
+/*! \brief Create an event (a duration; category "event"). */
+MXNET_DLL int MXProfileCreateEvent(const char* event_name, ProfileHandle* out);
+/*! \brief Create a counter in a domain (starts at 0). */
+MXNET_DLL int MXProfileCreateCounter(ProfileHandle domain, const char* counter_name,
+                                     ProfileHandle* out);
+/*! \brief Destroy a handle made by MXProfileCreate*. */
+MXNET_DLL int MXProfileDestroyHandle(ProfileHandle frame_handle);
+/*! \brief Start timing a task, frame or event. */
+MXNET_DLL int MXProfileDurationStart(ProfileHandle duration_handle);
+/*! \brief Stop timing a task, frame or event: records one complete event when running. */
+MXNET_DLL int MXProfileDurationStop(ProfileHandle duration_handle);
+/*! \brief Set a counter's value. */
+MXNET_DLL int MXProfileSetCounter(ProfileHandle counter_handle, uint64_t value);
+/*! \brief Add value (may be negative) to a counter. */
+MXNET_DLL int MXProfileAdjustCounter(ProfileHandle counter_handle, int64_t value);
+/*!
+ * \brief Record an instant marker in a domain.
+ * \param scope "global", "process", "thread", "task" or "marker".
+ */
+MXNET_DLL int MXProfileSetMarker(ProfileHandle domain, const char* instant_marker_name,
+                                 const char* scope);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

@@ -10,6 +10,7 @@
 
 #include "mxnet/c_api.h"
 #include "mxnet/ndarray.h"
+#include "profiler/profiler.h"
 
 namespace mxnet {
 namespace c_api {
@@ -49,8 +50,11 @@ inline void RequireNonNull(const void* p, const char* fn, const char* arg) {
 /*! \brief Fail when pointer argument p of the current C function is NULL. */
 #define API_NOT_NULL(p) ::mxnet::c_api::RequireNonNull((p), __func__, #p)
 
-/*! \brief Every C function body sits between API_BEGIN() and API_END(): exceptions become -1. */
-#define API_BEGIN() try {
+/*! \brief Every C function body sits between API_BEGIN() and API_END(): exceptions become -1.
+ *  The call is timed for the profiler when it records API calls (one branch otherwise). */
+#define API_BEGIN() \
+  try {             \
+    ::mxnet::profiler::ApiCallScope api_call_scope_(__func__);
 #define API_END()                                                  \
   }                                                                \
   catch (const dmlc::Error& e) {                                   \

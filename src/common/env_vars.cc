@@ -77,6 +77,14 @@ const std::vector<VarInfo>& AllVars() {
       // ---- Operators ----
       {"MXNET_ENFORCE_DETERMINISM", "bool", "0", "",
        "When 1, operators that have a faster non-deterministic variant use the deterministic one."},
+      // ---- Profiler ----
+      {"MXNET_PROFILER_AUTOSTART", "bool", "0", "",
+       "When 1, the profiler starts when the library loads, recording what MXNET_PROFILER_MODE "
+       "selects, and writes profile.json in the working directory at process exit."},
+      {"MXNET_PROFILER_MODE", "int", "13", "",
+       "What the autostarted profiler records, a bitmask: 1 symbolic (graph) operators, 2 "
+       "imperative operators, 4 C API calls, 8 memory. The default (13, as MXNet) leaves out "
+       "imperative operators; use 15 to record everything."},
       // ---- Python front ----
       {"MXNET_LIBRARY_PATH", "string", "", "",
        "Absolute path of the libmxnet.so the Python package loads instead of its own."},

@@ -19,6 +19,7 @@ namespace {
 thread_local ThreadedEngine* tls_running_engine = nullptr;  // whose op this thread runs now
 std::atomic<OprHook> g_start_hook{nullptr};
 std::atomic<OprHook> g_end_hook{nullptr};
+thread_local std::shared_ptr<const OprDetail> tls_next_detail;  // for the next NewOpr here
 
 // Errors travel as dmlc::Error so every caller can catch one type; the message is kept.
 std::exception_ptr CurrentAsDmlcError() {
@@ -84,6 +85,10 @@ void SetOprHooks(OprHook on_start, OprHook on_end) {
   g_end_hook.store(on_end, std::memory_order_release);
 }
 
+void SetNextOprDetail(std::shared_ptr<const OprDetail> detail) {
+  tls_next_detail = std::move(detail);
+}
+
 void FlushThreadCaches() {
   ObjectPool<OprBlock>::FlushThreadCache();
   ObjectPool<ThreadedOpr>::FlushThreadCache();
@@ -129,6 +134,7 @@ ThreadedOpr* ThreadedEngine::NewOpr(const VarHandle* const_vars, size_t num_cons
   ThreadedOpr* opr = ObjectPool<ThreadedOpr>::New();
   opr->prop = prop;
   opr->opr_name = opr_name;
+  if (tls_next_detail) opr->detail = std::move(tls_next_detail);  // null unless profiling
   opr->refs.store(1, std::memory_order_relaxed);
   auto& cv = opr->const_vars;
   auto& mv = opr->mutable_vars;
@@ -164,6 +170,7 @@ void ThreadedEngine::ReleaseOpr(ThreadedOpr* opr) {
   if (opr->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   opr->fn = nullptr;  // drops what the function captured, here and not in a later push
   opr->sync_fn = nullptr;
+  opr->detail = nullptr;
   opr->const_vars.clear();
   opr->mutable_vars.clear();
   opr->deletes_var = false;
@@ -273,7 +280,7 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
     return;
   }
   if (OprHook start = g_start_hook.load(std::memory_order_relaxed)) {
-    start(OprExecInfo{opr->opr_name, b->ctx, opr->prop, b});
+    start(OprExecInfo{opr->opr_name, b->ctx, opr->prop, b, &opr->detail});
   }
   RunContext run_ctx;
   run_ctx.ctx = b->ctx;
@@ -326,7 +333,7 @@ void ThreadedEngine::Complete(OprBlock* b, std::exception_ptr raised, bool ran) 
   }
   if (ran) {
     if (OprHook end = g_end_hook.load(std::memory_order_relaxed)) {
-      end(OprExecInfo{opr->opr_name, b->ctx, opr->prop, b});
+      end(OprExecInfo{opr->opr_name, b->ctx, opr->prop, b, &opr->detail});
     }
   }
   for (ThreadedVar* v : opr->const_vars) v->CompleteRead(this);

@@ -23,6 +23,7 @@
 #include <mutex>
 #include <vector>
 
+#include "engine/opr_hooks.h"
 #include "mxnet/engine.h"
 
 namespace mxnet {
@@ -103,6 +104,7 @@ struct ThreadedOpr final : public Opr {
   std::vector<ThreadedVar*> mutable_vars;
   FnProperty prop{FnProperty::kNormal};
   const char* opr_name{nullptr};
+  std::shared_ptr<const OprDetail> detail;  // see SetNextOprDetail; usually null
   bool deletes_var{false};   // DeleteVariable: recycle the mutable var when done
   bool run_inline{false};    // engine-internal signal: run in the thread that makes it ready
   std::atomic<int> refs{0};  // the handle of a reusable op + each unfinished pushed instance

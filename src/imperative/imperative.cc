@@ -3,7 +3,10 @@
 
 #include <dmlc/logging.h>
 
+#include <atomic>
+
 #include "imperative/autograd_info.h"
+#include "imperative/invoke_hook.h"
 #include "imperative/op_resource.h"
 
 namespace mxnet {
@@ -11,6 +14,7 @@ namespace {
 
 thread_local bool tls_recording = false;
 thread_local bool tls_training = false;
+std::atomic<imperative::InvokeHook> g_invoke_hook{nullptr};
 
 struct OpAttrMaps {
   const nnvm::OpMap<FCompute>& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
@@ -100,6 +104,10 @@ bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArr
 }
 
 }  // namespace
+
+void imperative::SetInvokeHook(InvokeHook hook) {
+  g_invoke_hook.store(hook, std::memory_order_release);
+}
 
 Imperative* Imperative::Get() {
   static Imperative inst;
@@ -208,6 +216,9 @@ void Imperative::Invoke(const Context& default_ctx,
   std::vector<NDArray> out_arrays;
   out_arrays.reserve(n_out);
   for (const NDArray& o : *outputs) out_arrays.push_back(o.Detach());
+  if (imperative::InvokeHook hook = g_invoke_hook.load(std::memory_order_relaxed)) {
+    engine::SetNextOprDetail(hook(shared_attrs, inputs));
+  }
   Engine::Get()->PushSync(
       [fn, shared_attrs, opctx, in_arrays = std::move(in_arrays),
        out_arrays = std::move(out_arrays)](RunContext rctx) mutable {

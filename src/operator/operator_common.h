@@ -92,6 +92,16 @@ bool BinaryBroadcastShape(const NodeAttrs& attrs, std::vector<TShape>* in,
 /*! \brief Name of input i as the op lists it (for messages). */
 std::string InputName(const NodeAttrs& attrs, size_t i);
 
+// ---------------------------------------------------------------- declaration helpers
+/*! \brief FListInputNames returning fixed names. */
+inline FListInputNames InputNames(std::vector<std::string> names) {
+  return [names = std::move(names)](const NodeAttrs&) { return names; };
+}
+/*! \brief FResourceRequest asking for temp space only. */
+inline std::vector<ResourceRequest> TempSpaceRequest(const NodeAttrs&) {
+  return {ResourceRequest::kTempSpace};
+}
+
 // ---------------------------------------------------------------- gradient helpers
 /*! \brief A node applying op_name to inputs, named after the forward node. */
 NodeEntry MakeNode(const char* op_name, const std::string& name, std::vector<NodeEntry> inputs,

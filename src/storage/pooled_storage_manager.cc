@@ -7,8 +7,20 @@
 #include <limits>
 #include <utility>
 
+#include "storage/storage_hooks.h"
+
 namespace mxnet {
 namespace storage {
+
+std::atomic<StorageHook> g_storage_hook{nullptr};
+
+namespace {
+inline void Report(Context ctx, size_t size, size_t in_use_after, bool alloc) {
+  if (StorageHook hook = g_storage_hook.load(std::memory_order_relaxed)) {
+    hook(StorageEvent{ctx, size, in_use_after, alloc});
+  }
+}
+}  // namespace
 
 PooledStorageManager::PooledStorageManager(Context ctx, PoolPolicy policy,
                                            std::unique_ptr<DeviceStorage> device)
@@ -36,19 +48,24 @@ void PooledStorageManager::Alloc(Storage::Handle* handle) {
     return;
   }
   const size_t block = policy_.BlockSize(size);
-  std::lock_guard<std::mutex> lock(mu_);
-  void* ptr = nullptr;
-  auto it = cache_.find(block);
-  if (it != cache_.end() && !it->second.empty()) {
-    ptr = it->second.back();
-    it->second.pop_back();
-    pooled_ -= block;
-  } else {
-    ptr = AllocFromDevice(size, block);
+  size_t in_use_after;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    void* ptr = nullptr;
+    auto it = cache_.find(block);
+    if (it != cache_.end() && !it->second.empty()) {
+      ptr = it->second.back();
+      it->second.pop_back();
+      pooled_ -= block;
+    } else {
+      ptr = AllocFromDevice(size, block);
+    }
+    in_use_ += size;
+    peak_ = std::max(peak_, in_use_);
+    handle->dptr = ptr;
+    in_use_after = in_use_;
   }
-  in_use_ += size;
-  peak_ = std::max(peak_, in_use_);
-  handle->dptr = ptr;
+  Report(ctx_, size, in_use_after, true);
 }
 
 void* PooledStorageManager::AllocFromDevice(size_t size, size_t block) {
@@ -77,22 +94,32 @@ bool PooledStorageManager::WouldEatReserve(size_t block) {
 void PooledStorageManager::Free(const Storage::Handle& handle) {
   if (handle.dptr == nullptr) return;
   const size_t block = policy_.BlockSize(handle.size);
-  std::lock_guard<std::mutex> lock(mu_);
-  SubtractInUse(handle.size);
-  if (!policy_.pooled() || shut_down_) {
-    ReturnToDevice(handle.dptr, block);
-    return;
+  size_t in_use_after;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    SubtractInUse(handle.size);
+    in_use_after = in_use_;
+    if (!policy_.pooled() || shut_down_) {
+      ReturnToDevice(handle.dptr, block);
+    } else {
+      cache_[block].push_back(handle.dptr);
+      pooled_ += block;
+    }
   }
-  cache_[block].push_back(handle.dptr);
-  pooled_ += block;
+  Report(ctx_, handle.size, in_use_after, false);
 }
 
 void PooledStorageManager::DirectFree(const Storage::Handle& handle) {
   if (handle.dptr == nullptr) return;
   const size_t block = policy_.BlockSize(handle.size);
-  std::lock_guard<std::mutex> lock(mu_);
-  SubtractInUse(handle.size);
-  ReturnToDevice(handle.dptr, block);
+  size_t in_use_after;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    SubtractInUse(handle.size);
+    in_use_after = in_use_;
+    ReturnToDevice(handle.dptr, block);
+  }
+  Report(ctx_, handle.size, in_use_after, false);
 }
 
 void PooledStorageManager::ReleaseAll() {

@@ -309,13 +309,6 @@ std::vector<NodeEntry> SyrkGrad(const ObjectPtr& n, const std::vector<NodeEntry>
   return {MakeNode("elemwise_add", name, {x, y})};
 }
 
-std::vector<ResourceRequest> TempSpace(const NodeAttrs&) { return {ResourceRequest::kTempSpace}; }
-
-template <size_t N>
-FListInputNames Names(const char* const (&names)[N]) {
-  std::vector<std::string> v(names, names + N);
-  return [v](const NodeAttrs&) { return v; };
-}
 
 }  // namespace
 
@@ -339,7 +332,7 @@ The operator supports float32 and float64 data types only.
     .add_argument("B", "NDArray-or-Symbol", "Tensor of input matrices")
     .add_argument("C", "NDArray-or-Symbol", "Tensor of input matrices")
     .add_arguments(LaMatrixMacParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", Names({"A", "B", "C"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A", "B", "C"}))
     .set_attr<FInferShape>("FInferShape", GemmShape)
     .set_attr<FInferType>("FInferType", LaType)
     .set_attr<FInplaceOption>("FInplaceOption", [](const NodeAttrs&) {
@@ -365,7 +358,7 @@ Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
     .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices")
     .add_argument("B", "NDArray-or-Symbol", "Tensor of input matrices")
     .add_arguments(LaMatrixMultParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", Names({"A", "B"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A", "B"}))
     .set_attr<FInferShape>("FInferShape", GemmShape)
     .set_attr<FInferType>("FInferType", LaType)
     .set_attr<FCompute>("FCompute<cpu>", GemmForward)
@@ -390,10 +383,10 @@ with *op*\ (A) = A or its transpose (``transpose``). float32 and float64 only.
     .add_argument("A", "NDArray-or-Symbol", "Tensor of lower triangular matrices")
     .add_argument("B", "NDArray-or-Symbol", "Tensor of matrices")
     .add_arguments(LaTriangMatrixMultParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", Names({"A", "B"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A", "B"}))
     .set_attr<FInferShape>("FInferShape", TriangShape)
     .set_attr<FInferType>("FInferType", LaType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FInplaceOption>("FInplaceOption", [](const NodeAttrs&) {
       return std::vector<std::pair<int, int>>{{1, 0}};
     })
@@ -419,10 +412,10 @@ float32 and float64 only.
     .add_argument("A", "NDArray-or-Symbol", "Tensor of lower triangular matrices")
     .add_argument("B", "NDArray-or-Symbol", "Tensor of matrices")
     .add_arguments(LaTriangMatrixMultParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", Names({"A", "B"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A", "B"}))
     .set_attr<FInferShape>("FInferShape", TriangShape)
     .set_attr<FInferType>("FInferType", LaType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FInplaceOption>("FInplaceOption", [](const NodeAttrs&) {
       return std::vector<std::pair<int, int>>{{1, 0}};
     })
@@ -445,10 +438,10 @@ float32 and float64 only.
     .set_attr_parser(ParamParser<LaSyrkParam>)
     .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices")
     .add_arguments(LaSyrkParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", Names({"A"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A"}))
     .set_attr<FInferShape>("FInferShape", SyrkShape)
     .set_attr<FInferType>("FInferType", LaType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", SyrkForward)
     .set_attr<FGradient>("FGradient", SyrkGrad);
 

@@ -315,13 +315,6 @@ std::vector<NodeEntry> MatrixInnerGrad(const ObjectPtr& n, const std::vector<Nod
           MakeNode("_linalg_scale_matrix", name, {n->inputs[0], og[0]}, dict)};
 }
 
-std::vector<ResourceRequest> TempSpace(const NodeAttrs&) { return {ResourceRequest::kTempSpace}; }
-
-template <size_t N>
-FListInputNames Names(const char* const (&names)[N]) {
-  std::vector<std::string> v(names, names + N);
-  return [v](const NodeAttrs&) { return v; };
-}
 
 }  // namespace
 
@@ -337,10 +330,10 @@ float32 and float64 only.
     .set_num_inputs(1)
     .set_num_outputs(1)
     .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices to be decomposed")
-    .set_attr<FListInputNames>("FListInputNames", Names({"A"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A"}))
     .set_attr<FInferShape>("FInferShape", SquareShape)
     .set_attr<FInferType>("FInferType", LaType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FInplaceOption>("FInplaceOption", [](const NodeAttrs&) {
       return std::vector<std::pair<int, int>>{{0, 0}};
     })
@@ -357,10 +350,10 @@ inverse of every matrix is returned. A singular matrix raises an error. float32 
     .set_num_inputs(1)
     .set_num_outputs(1)
     .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix")
-    .set_attr<FListInputNames>("FListInputNames", Names({"A"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A"}))
     .set_attr<FInferShape>("FInferShape", SquareShape)
     .set_attr<FInferType>("FInferType", LaType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", InverseForward)
     .set_attr<FGradient>("FGradient", InverseGrad);
 
@@ -375,10 +368,10 @@ float32 and float64 only.
     .set_num_inputs(1)
     .set_num_outputs(1)
     .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix")
-    .set_attr<FListInputNames>("FListInputNames", Names({"A"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A"}))
     .set_attr<FInferShape>("FInferShape", PerMatrixOutShape)
     .set_attr<FInferType>("FInferType", LaType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", DetForward)
     .set_attr<FGradient>("FGradient", DetGrad);
 
@@ -393,11 +386,11 @@ float32 and float64 only.
     .set_num_inputs(1)
     .set_num_outputs(2)
     .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix")
-    .set_attr<FListInputNames>("FListInputNames", Names({"A"}))
-    .set_attr<FListOutputNames>("FListOutputNames", Names({"sign", "logabsdet"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A"}))
+    .set_attr<FListOutputNames>("FListOutputNames", InputNames({"sign", "logabsdet"}))
     .set_attr<FInferShape>("FInferShape", PerMatrixOutShape)
     .set_attr<FInferType>("FInferType", LaType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", SlogdetForward)
     .set_attr<FGradient>("FGradient", SlogdetGrad);
 
@@ -409,10 +402,10 @@ NNVM_REGISTER_OP(_linalg_triangle)
     .set_attr_parser(ParamParser<LaTriangleParam>)
     .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrices")
     .add_arguments(LaTriangleParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", Names({"A"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A"}))
     .set_attr<FInferShape>("FInferShape", SquareShape)
     .set_attr<FInferType>("FInferType", LaType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", TriangleForward)
     .set_attr<FGradient>("FGradient", TriangleGrad);
 
@@ -425,7 +418,7 @@ NNVM_REGISTER_OP(_linalg_scale_matrix)
     .add_argument("A", "NDArray-or-Symbol", "Tensor of matrices")
     .add_argument("s", "NDArray-or-Symbol", "One scale per matrix")
     .add_arguments(LaScaleParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", Names({"A", "s"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"A", "s"}))
     .set_attr<FInferShape>("FInferShape", ScaleMatrixShape)
     .set_attr<FInferType>("FInferType", LaType)
     .set_attr<FCompute>("FCompute<cpu>", ScaleMatrixForward)
@@ -440,7 +433,7 @@ NNVM_REGISTER_OP(_linalg_matrix_inner)
     .add_argument("X", "NDArray-or-Symbol", "Tensor of matrices")
     .add_argument("M", "NDArray-or-Symbol", "Tensor of matrices")
     .add_arguments(LaScaleParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", Names({"X", "M"}))
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"X", "M"}))
     .set_attr<FInferShape>("FInferShape", MatrixInnerShape)
     .set_attr<FInferType>("FInferType", LaType)
     .set_attr<FCompute>("FCompute<cpu>", MatrixInnerForward)

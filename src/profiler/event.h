@@ -1,0 +1,98 @@
+// Recorded events and the per-thread buffers that collect them (internal to src/profiler).
+#ifndef MXNET_PROFILER_EVENT_H_
+#define MXNET_PROFILER_EVENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/opr_hooks.h"
+#include "mxnet/base.h"
+
+namespace nnvm {
+struct NodeAttrs;
+}
+
+namespace mxnet {
+namespace profiler {
+
+/*! \brief What Imperative::Invoke attaches to an op it pushes while profiling. */
+struct OpDetail final : public engine::OprDetail {
+  std::string scoped_name;  // "<scope>:<op>" while a scope is set, else empty
+  std::shared_ptr<const nnvm::NodeAttrs> attrs;
+  std::vector<TShape> shapes;  // of the inputs
+};
+
+enum class EventKind : uint8_t {
+  kOperator,   // X: an engine op (detail may hold an OpDetail)
+  kApi,        // X: a C API call
+  kDuration,   // X: a custom Task, Frame or Event
+  kCounter,    // C: a custom Counter's new value
+  kMarker,     // i: a custom Marker (scope: 'g', 'p' or 't')
+  kMemAlloc,   // i + C: an allocation (value: size, value2: bytes in use after)
+  kMemFree,    // i + C: a free
+};
+
+/*! \brief One recorded event; names and categories outlive it (static or interned). */
+struct Event {
+  const char* name{nullptr};
+  const std::string* category{nullptr};
+  std::shared_ptr<const engine::OprDetail> detail;
+  int64_t ts_ns{0};
+  int64_t dur_ns{0};
+  int64_t value{0};
+  int64_t value2{0};
+  Context ctx;
+  uint32_t tid{0};
+  EventKind kind{EventKind::kOperator};
+  char scope{'t'};
+};
+
+/*! \brief The events of one thread. The owner appends under mu (uncontended but for drains). */
+struct ThreadBuffer {
+  std::mutex mu;
+  std::vector<Event> events;
+  uint32_t tid{0};
+  struct Open {
+    const void* id;
+    int64_t start_ns;
+  };
+  std::vector<Open> open_ops;  // ops started on this thread, not yet ended; owner only
+};
+
+/*! \brief The calling thread's buffer, created and registered on first use (never freed). */
+ThreadBuffer* ThisThreadBuffer();
+inline void Append(Event&& ev) {
+  ThreadBuffer* buf = ThisThreadBuffer();
+  ev.tid = buf->tid;
+  std::lock_guard<std::mutex> lock(buf->mu);
+  buf->events.push_back(std::move(ev));
+}
+
+/*! \brief A string kept for the life of the process; equal strings give the same pointer. */
+const std::string* Intern(const std::string& s);
+
+/*! \brief Well-known categories (MXNet's names). */
+const std::string* OperatorCategory();  // "operator"
+const std::string* ApiCategory();       // "MXNET_C_API"
+const std::string* MemoryCategory();    // "memory"
+
+/*! \brief "cpu/0", "gpu/1", "cpu_pinned/0", as MXNet names devices in its profiles. */
+std::string DeviceName(const Context& ctx);
+
+/*! \brief Append s to out as a JSON string literal (quotes included). */
+void AppendJsonString(std::string* out, const char* s);
+inline void AppendJsonString(std::string* out, const std::string& s) {
+  AppendJsonString(out, s.c_str());
+}
+
+/*! \brief The Chrome trace "traceEvents" entries of events, comma-separated, no brackets. */
+void AppendTraceEvents(const std::vector<Event>& events, int pid, std::string* out,
+                       bool* first);
+
+}  // namespace profiler
+}  // namespace mxnet
+
+#endif  // MXNET_PROFILER_EVENT_H_
