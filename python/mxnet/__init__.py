@@ -13,6 +13,8 @@ from . import engine
 from . import util
 from . import test_utils
 from . import context
+from . import profiler
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
-           "random", "runtime", "engine", "util", "test_utils", "current_context", "num_gpus"]
+           "random", "runtime", "engine", "util", "test_utils", "profiler", "current_context",
+           "num_gpus"]

@@ -75,7 +75,8 @@ State& S() {
 }
 
 // scope prefix for op names; interned, so readers need no lock
-std::atomic<const std::string*> g_scope{nullptr};
+// The scope of the calling thread (profiler.scope is per thread in Python, too).
+thread_local const std::string* g_scope = nullptr;
 
 std::unordered_map<const void*, int64_t>& AsyncOpen() {  // kAsync ops; guarded by AsyncMu
   static auto* m = new std::unordered_map<const void*, int64_t>();
@@ -144,7 +145,7 @@ std::shared_ptr<const engine::OprDetail> OnInvoke(
   d->attrs = attrs;
   d->shapes.reserve(inputs.size());
   for (const NDArray* in : inputs) d->shapes.push_back(in->shape());
-  if (const std::string* scope = g_scope.load(std::memory_order_acquire)) {
+  if (const std::string* scope = g_scope) {
     d->scoped_name = *scope + attrs->op->name;
   }
   return d;
@@ -518,10 +519,10 @@ std::string Profiler::AggregateStats(bool reset, int format, int sort_by, bool a
 
 void Profiler::SetScope(const std::string& scope) {
   if (scope.empty() || scope == "<unk>:" || scope == "<unk>") {
-    g_scope.store(nullptr, std::memory_order_release);
+    g_scope = nullptr;
     return;
   }
-  g_scope.store(Intern(scope.back() == ':' ? scope : scope + ":"), std::memory_order_release);
+  g_scope = Intern(scope.back() == ':' ? scope : scope + ":");
 }
 
 void Profiler::ShutdownAtExit() {

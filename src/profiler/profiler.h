@@ -32,7 +32,7 @@ inline bool Recording(int bits) {
 struct ProfilerConfig {
   int mode{kDefaultMode};
   std::string filename{"profile.json"};
-  bool continuous_dump{false};
+  bool continuous_dump{true};  // MXNet 1.9's default
   double dump_period{1.0};  // seconds between periodic flushes with continuous_dump
   bool aggregate_stats{false};
 };
