@@ -108,11 +108,13 @@ void DefineAutograd(py::module_& m) {
   m.def("is_training", [] { return Imperative::Get()->is_training(); });
   m.def("mark_variables", [](const py::sequence& vars, const std::vector<uint32_t>& reqs,
                              const py::sequence& grads) {
+    MXNET_PY_API("MXAutogradMarkVariables");
     Imperative::Get()->MarkVariables(ArrayList(vars, false), reqs, ArrayList(grads, false));
   });
   m.def("backward", [](const py::sequence& heads, const py::sequence& head_grads,
                        const py::sequence& variables, bool retain_graph, bool create_graph,
                        bool train_mode) {
+    MXNET_PY_API("MXAutogradBackwardEx");
     std::vector<NDArray> ret = Imperative::Get()->Backward(
         ArrayList(heads, false), ArrayList(head_grads, true), ArrayList(variables, false),
         train_mode, retain_graph, create_graph);

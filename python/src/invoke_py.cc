@@ -75,6 +75,7 @@ NDArray* CastInput(const nnvm::Op* op, const py::handle& item) {
 
 /*! \brief Invoke with out= (None, an NDArray or a sequence of them) and wrap the result. */
 py::object RunOp(const AttrsPtr& attrs, const std::vector<NDArray*>& in, const py::object& out) {
+  MXNET_PY_API("MXImperativeInvokeEx");
   std::vector<NDArray> outs;
   std::vector<NDArray*> out_ptrs;
   if (!out.is_none()) {
@@ -160,6 +161,7 @@ AttrsPtr ScalarAttrs(const char* op_name, double scalar, bool is_int) {
 }
 
 NDArray InvokeSingle(const AttrsPtr& attrs, NDArray* a, NDArray* b) {
+  MXNET_PY_API("MXImperativeInvokeEx");
   std::vector<NDArray*> in{a};
   if (b != nullptr) in.push_back(b);
   std::vector<NDArray> out;
@@ -168,6 +170,7 @@ NDArray InvokeSingle(const AttrsPtr& attrs, NDArray* a, NDArray* b) {
 }
 
 void InvokeInto(const AttrsPtr& attrs, NDArray* a, NDArray* b, NDArray* dst) {
+  MXNET_PY_API("MXImperativeInvokeEx");
   std::vector<NDArray*> in{a};
   if (b != nullptr) in.push_back(b);
   std::vector<NDArray> out{*dst};

@@ -16,7 +16,7 @@ PYBIND11_MODULE(_ffi, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const dmlc::Error& e) {
-      mxnet_error(e.what());
+      PyErr_SetString(mxnet_error.ptr(), e.what());
     }
   });
   py::class_<NDArray> cls(m, "NDArray");

@@ -78,6 +78,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
       .def_property_readonly("_is_recorded", [](const NDArray& a) { return a.entry().node != nullptr; })
       .def("wait_to_read",
            [](const NDArray& a) {
+             MXNET_PY_API("MXNDArrayWaitToRead");
              py::gil_scoped_release nogil;
              a.WaitToRead();
            })
@@ -88,6 +89,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
            })
       .def("asnumpy",
            [](const NDArray& a) {
+             MXNET_PY_API("MXNDArraySyncCopyToCPU");
              py::object np = py::module_::import("numpy");
              std::vector<py::ssize_t> dims(a.shape().begin(), a.shape().end());
              py::array out(py::dtype(NumpyName(a.dtype())), dims);
@@ -99,6 +101,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
            })
       .def("_sync_copyfrom",
            [](const NDArray& a, py::array src) {
+             MXNET_PY_API("MXNDArraySyncCopyFromCPU");
              if (static_cast<size_t>(src.size()) != a.shape().Size()) {
                throw py::value_error("array of size " + std::to_string(src.size()) +
                                      " cannot be copied into NDArray of shape " +
@@ -136,6 +139,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
       });
 
   m.def("empty", [](const py::handle& shape, int dev_type, int dev_id, int dtype) {
+    MXNET_PY_API("MXNDArrayCreateEx");
     TShape s = ShapeFromPy(shape);
     CheckShape(s, "empty");
     if (!IsValidDType(dtype)) throw py::type_error("unsupported dtype flag " + std::to_string(dtype));
@@ -147,6 +151,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
     return NDArray(s, ctx, false, dtype);
   });
   m.def("array_from_numpy", [](py::array src, int dev_type, int dev_id, int dtype) {
+    MXNET_PY_API("MXNDArraySyncCopyFromCPU");
     std::vector<dim_t> dims(src.shape(), src.shape() + src.ndim());
     TShape s(dims.begin(), dims.end());
     Context ctx = MakeContext(dev_type, dev_id);

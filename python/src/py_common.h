@@ -8,6 +8,11 @@
 #include <string>
 
 #include "mxnet/ndarray.h"
+#include "profiler/profiler.h"
+
+/*! \brief Record this binding as the C API call MXNet's Python front would make (shows in
+ *  the profiler with profile_api; one branch when off). */
+#define MXNET_PY_API(c_api_name) ::mxnet::profiler::ApiCallScope mxnet_api_scope_(c_api_name)
 
 namespace mxnet {
 namespace py = pybind11;

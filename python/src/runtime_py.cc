@@ -13,6 +13,7 @@ namespace mxnet {
 
 void DefineRuntime(py::module_& m) {
   m.def("waitall", [] {
+    MXNET_PY_API("MXNDArrayWaitAll");
     py::gil_scoped_release nogil;
     Engine::Get()->WaitForAll();
   });
@@ -28,10 +29,12 @@ void DefineRuntime(py::module_& m) {
   });
   m.def("save", [](const std::string& fname, const std::vector<NDArray>& arrays,
                    const std::vector<std::string>& names) {
+    MXNET_PY_API("MXNDArraySave");
     py::gil_scoped_release nogil;
     SaveNDArrayFile(fname, arrays, names);
   });
   m.def("load", [](const std::string& fname) {
+    MXNET_PY_API("MXNDArrayLoad");
     std::vector<NDArray> arrays;
     std::vector<std::string> names;
     {

@@ -594,3 +594,13 @@ def test_unwritable_filename_raises_and_profiler_stays_usable(tmp_path):
     profiler.set_state("stop")
     events = profile(tmp_path, chain_of_ops)
     assert "dot" in [s[0] for s in op_spans(events)]
+
+
+def test_api_events_record_python_calls_under_c_api_names(tmp_path):
+    def body():
+        a = mx.nd.ones((2,))
+        (a + 1).asnumpy()
+        mx.nd.waitall()
+    doc = profile(tmp_path, body, profile_api=True, profile_imperative=True)
+    api = set(s[0] for s in spans(doc, cat="MXNET_C_API"))
+    assert {"MXImperativeInvokeEx", "MXNDArraySyncCopyToCPU", "MXNDArrayWaitAll"} <= api, api
