@@ -12,7 +12,6 @@ import pytest
 import mxnet as mx
 from mxnet import profiler
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 
 # ------------------------------------------------------------------ helpers
@@ -113,7 +112,9 @@ def profile(tmp_path, body, name="trace.json", **config):
 
 def run_py(code, env=None, cwd=None, timeout=180):
     full = dict(os.environ)
-    full["PYTHONPATH"] = os.path.join(REPO, "python") + os.pathsep + full.get("PYTHONPATH", "")
+    # The child imports the same mxnet as this process (installed or from a dev build).
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(mx.__file__)))
+    full["PYTHONPATH"] = pkg_parent + os.pathsep + full.get("PYTHONPATH", "")
     for k, v in (env or {}).items():
         if v is None:
             full.pop(k, None)
@@ -546,11 +547,8 @@ print(json.dumps({"table": profiler.dumps()}))
 
 def test_many_python_threads_and_engine_workers(tmp_path):
     path = tmp_path / "threads.json"
-    r = subprocess.run([sys.executable, "-c", THREADED, str(path)], capture_output=True,
-                       text=True, cwd=str(tmp_path), timeout=300,
-                       env={**os.environ, "MXNET_CPU_WORKER_NTHREADS": "4",
-                            "PYTHONPATH": os.path.join(REPO, "python") + os.pathsep
-                            + os.environ.get("PYTHONPATH", "")})
+    r = run_py(THREADED.replace("sys.argv[1]", repr(str(path))), cwd=str(tmp_path),
+               env={"MXNET_CPU_WORKER_NTHREADS": "4"}, timeout=300)
     assert r.returncode == 0, r.stderr
     events = load_trace(path)
     names = [s[0] for s in op_spans(events)]
