@@ -67,9 +67,10 @@ def _flat_indices(shape, key):
     """Flat positions selected by an advanced index, computed with numpy's own rules."""
     def conv(k):
         if isinstance(k, NDArray):
-            return k.asnumpy().astype(np.int64)
+            k = k.asnumpy()
         if isinstance(k, (list, np.ndarray)):
-            return np.asarray(k, dtype=np.int64)
+            k = np.asarray(k)
+            return k if k.dtype == np.bool_ else k.astype(np.int64)  # masks stay masks
         return k
     key = tuple(conv(k) for k in key)
     positions = np.arange(int(np.prod(shape)) if shape else 1, dtype=np.int64).reshape(shape)
@@ -167,11 +168,16 @@ def setitem(self, key, value):
             _nd._internal._slice_assign(self, v, begin=tuple(begin), end=tuple(end),
                                         step=tuple(step), out=self)
         return
-    # Advanced assignment: through the host (correct for every numpy index form).
-    host = self.asnumpy()
-    host[tuple(k.asnumpy() if isinstance(k, NDArray) else k for k in key)] = \
-        value.asnumpy() if isinstance(value, NDArray) else value
-    self._sync_copyfrom(host)
+    # Advanced assignment: numpy's rules pick the flat positions, then one scatter on the
+    # device writes them (repeated positions keep the last value, as numpy does).
+    flat = _flat_indices(shape, key)
+    positions = flat.reshape(-1)
+    if positions.size == 0:
+        return
+    vals = _value_like(value, flat.shape, self).reshape((positions.size,))
+    idx = _nd.array(positions.reshape(1, -1), ctx=self.context, dtype=np.int64)
+    whole = self.reshape((-1,))
+    _nd._internal._scatter_set_nd(whole, vals, idx, shape=whole.shape, out=whole)
 
 
 NDArray.__getitem__ = getitem

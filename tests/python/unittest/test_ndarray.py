@@ -100,6 +100,9 @@ def test_getitem_basic_and_advanced_match_numpy():
     assert same(a[[0, 2]].asnumpy(), src[[0, 2]])
     assert same(a[mx.nd.array([2, 0])].asnumpy(), src[[2, 0]])
     assert same(a[[0, 1], [1, 2]].asnumpy(), src[[0, 1], [1, 2]])
+    mask = np.array([True, False, True])
+    assert same(a[mask].asnumpy(), src[mask])
+    assert same(a[:, [3, 0]].asnumpy(), src[:, [3, 0]])
     with pytest.raises(IndexError):
         a[3]
 
@@ -220,3 +223,17 @@ def test_unknown_keyword_argument_raises():
         mx.nd.exp(mx.nd.ones((2,)), bogus=1)
     with pytest.raises(mx.MXNetError, match="bogus"):
         mx.nd.sum(mx.nd.ones((2,)), bogus=1)
+
+
+def test_advanced_setitem_with_arrays_and_broadcast_values():
+    src = np.arange(24, dtype=np.float32).reshape(4, 6)
+    a = mx.nd.array(src)
+    cases = [([1, 3], 0.5), ((slice(None), [0, 5]), np.array([[1], [2], [3], [4]])),
+             ((mx.nd.array([0, 2]), mx.nd.array([1, 1])), mx.nd.array([7, 8])),
+             (np.array([True, False, True, False]), -1.0)]
+    for key, val in cases:
+        a[key] = val
+        np_key = tuple(k.asnumpy().astype(np.int64) if isinstance(k, mx.nd.NDArray) else k
+                       for k in key) if isinstance(key, tuple) else key
+        src[np_key] = val.asnumpy() if isinstance(val, mx.nd.NDArray) else val
+        assert same(a.asnumpy(), src), key
