@@ -10,83 +10,8 @@
 #include <string>
 #include <type_traits>
 
+#include "operator/shape_arg.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
-
-namespace mxnet {
-namespace op {
-namespace {
-
-/*! \brief A shape argument parsed from MXNet's text forms: "(2, 3)", "[2,3]", "(4,)", "4",
- *  "()" (a scalar) or "None" (not given: unknown). */
-struct ShapeArg : public TShape {
-  ShapeArg() = default;
-  ShapeArg(const TShape& s) : TShape(s) {}  // NOLINT(runtime/explicit)
-};
-
-std::istream& operator>>(std::istream& is, ShapeArg& shape) {
-  std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
-  is.clear();
-  is.setstate(std::ios::eofbit);
-  auto fail = [&is]() -> std::istream& {
-    is.setstate(std::ios::failbit);
-    return is;
-  };
-  size_t b = text.find_first_not_of(" \t\n");
-  size_t e = text.find_last_not_of(" \t\n");
-  if (b == std::string::npos) return fail();
-  text = text.substr(b, e - b + 1);
-  if (text == "None") {
-    shape = ShapeArg();
-    return is;
-  }
-  const bool bracketed = (text.front() == '(' && text.back() == ')') ||
-                         (text.front() == '[' && text.back() == ']');
-  if (bracketed) text = text.substr(1, text.size() - 2);
-  std::vector<std::string> items;
-  for (size_t pos = 0;;) {
-    size_t comma = text.find(',', pos);
-    items.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  std::vector<dim_t> dims;
-  for (size_t i = 0; i < items.size(); ++i) {
-    std::string item = items[i];
-    size_t ib = item.find_first_not_of(" \t\n"), ie = item.find_last_not_of(" \t\nL");
-    if (ib == std::string::npos) {
-      // Empty: "()" or the trailing comma of "(4,)"; nothing else.
-      const bool whole_empty = items.size() == 1 && bracketed;
-      const bool trailing = i + 1 == items.size() && i > 0;
-      if (!whole_empty && !trailing) return fail();
-      continue;
-    }
-    item = item.substr(ib, ie - ib + 1);
-    if (item == "None") {
-      dims.push_back(-1);
-      continue;
-    }
-    size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(item, &used);
-    } catch (...) {
-      return fail();
-    }
-    if (used != item.size()) return fail();
-    dims.push_back(static_cast<dim_t>(v));
-  }
-  if (!bracketed && dims.size() != 1) return fail();
-  shape = ShapeArg(TShape(dims.begin(), dims.end()));
-  return is;
-}
-
-}  // namespace
-}  // namespace op
-}  // namespace mxnet
-
-namespace dmlc {
-DMLC_DECLARE_TYPE_NAME(::mxnet::op::ShapeArg, "Shape(tuple)");
-}  // namespace dmlc
 
 namespace mxnet {
 namespace op {

@@ -1,7 +1,7 @@
-// ShapeArg: a TShape operator argument parsed from MXNet's kwarg text ("(2, 3)", "[2,3]", "5",
+// ShapeArg: the TShape operator argument shared by every family parsed from MXNet's kwarg text ("(2, 3)", "[2,3]", "5",
 // "()", "None"). Unset (or None) leaves ndim -1.
-#ifndef MXNET_OPERATOR_RANDOM_SHAPE_ARG_H_
-#define MXNET_OPERATOR_RANDOM_SHAPE_ARG_H_
+#ifndef MXNET_OPERATOR_SHAPE_ARG_H_
+#define MXNET_OPERATOR_SHAPE_ARG_H_
 
 #include <dmlc/parameter.h>
 
@@ -74,4 +74,4 @@ namespace dmlc {
 DMLC_DECLARE_TYPE_NAME(::mxnet::op::ShapeArg, "Shape(tuple)");
 }  // namespace dmlc
 
-#endif  // MXNET_OPERATOR_RANDOM_SHAPE_ARG_H_
+#endif  // MXNET_OPERATOR_SHAPE_ARG_H_
