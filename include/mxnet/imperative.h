@@ -24,7 +24,6 @@ class Imperative {
   bool set_is_recording(bool recording);  // returns the previous value
   bool is_training() const;
   bool set_is_training(bool training);
-  bool is_np_shape() const { return false; }
 
   /*!
    * \brief Run attrs.op on inputs. outputs: empty to allocate new arrays, or exactly the op's

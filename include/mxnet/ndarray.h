@@ -42,8 +42,6 @@ class NDArray {
   bool IsView() const;
   /*! \brief Identity of the underlying chunk (two arrays share memory iff equal). */
   const void* chunk_id() const { return ptr_.get(); }
-  /*! \brief Version of the chunk's variable at the last completed write (for autograd checks). */
-  size_t version() const;
 
   // Views sharing memory with this array.
   NDArray Slice(dim_t begin, dim_t end) const;  // along axis 0

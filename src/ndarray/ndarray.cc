@@ -126,8 +126,6 @@ NDArray NDArray::AsArray(const TShape& shape, int dtype) const {
   return NDArray(ptr_, shape, dtype, byte_offset_);
 }
 
-size_t NDArray::version() const { return 0; }
-
 void NDArray::WaitToRead() const {
   if (is_none()) return;
   Engine::Get()->WaitForVar(ptr_->var);
