@@ -1,4 +1,8 @@
-"""DLPack: sharing memory with numpy both ways."""
+"""DLPack: sharing memory with numpy and PyTorch both ways."""
+import os
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -59,3 +63,39 @@ def test_reimported_export_stays_ordered_with_the_original():
         b += 1
         assert a.asnumpy()[0] == b.asnumpy()[0]
     assert a.asnumpy()[-1] == 20
+
+
+TORCH_PYTHON = os.environ.get("TORCH_PYTHON", "/usr/bin/python3")
+TORCH_CHECK = """
+import torch, mxnet as mx
+a = mx.nd.array([1, 2, 3])
+t = torch.from_dlpack(a)
+a[:] = 5
+a.wait_to_read()
+assert t.tolist() == [5.0, 5.0, 5.0], t
+t2 = torch.arange(4, dtype=torch.float32)
+b = mx.nd.from_dlpack(t2)
+t2 += 10
+assert b.asnumpy().tolist() == [10.0, 11.0, 12.0, 13.0]
+print("ok")
+"""
+
+
+def _torch_available():
+    if not os.path.exists(TORCH_PYTHON):
+        return False
+    r = subprocess.run([TORCH_PYTHON, "-c", "import torch"], capture_output=True, timeout=120)
+    return r.returncode == 0
+
+
+@pytest.mark.skipif(not _torch_available(), reason="PyTorch (Debian python3-torch) not installed")
+def test_torch_shares_memory_both_ways(tmp_path):
+    # Only the mxnet package is put on the path, so torch keeps the numpy it was built with.
+    shutil.copytree(os.path.dirname(os.path.abspath(mx.__file__)), str(tmp_path / "mxnet"))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MXNET_LIBRARY_PATH")}
+    env["PYTHONPATH"] = str(tmp_path)
+    r = subprocess.run([TORCH_PYTHON, "-c", TORCH_CHECK], capture_output=True, text=True,
+                       env=env, timeout=300)
+    if r.returncode != 0 and "numpy" in r.stderr and "ABI" in r.stderr:
+        pytest.skip("the torch interpreter's numpy cannot load this build: " + r.stderr[-200:])
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
