@@ -10,9 +10,9 @@ namespace op {
 namespace {
 
 struct BroadcastToParam : public dmlc::Parameter<BroadcastToParam> {
-  DimTuple shape;
+  IntTuple shape;
   DMLC_DECLARE_PARAMETER(BroadcastToParam) {
-    DMLC_DECLARE_FIELD(shape).set_default(DimTuple()).describe(
+    DMLC_DECLARE_FIELD(shape).set_default(IntTuple()).describe(
         "The target shape. A 0 keeps the input's extent on that axis, e.g. (10, 0, 0) "
         "broadcasts axis 0 of a (1, 3, 4) array to 10. The input is aligned to the right, and "
         "missing leading axes count as size 1.");
@@ -20,23 +20,23 @@ struct BroadcastToParam : public dmlc::Parameter<BroadcastToParam> {
 };
 
 struct BroadcastAxesParam : public dmlc::Parameter<BroadcastAxesParam> {
-  DimTuple axis;
-  DimTuple size;
+  IntTuple axis;
+  IntTuple size;
   DMLC_DECLARE_PARAMETER(BroadcastAxesParam) {
-    DMLC_DECLARE_FIELD(axis).set_default(DimTuple()).describe(
+    DMLC_DECLARE_FIELD(axis).set_default(IntTuple()).describe(
         "The axes to broadcast (each of size 1 in the input); negative counts from the end.");
-    DMLC_DECLARE_FIELD(size).set_default(DimTuple()).describe(
+    DMLC_DECLARE_FIELD(size).set_default(IntTuple()).describe(
         "The target size of each axis in axis.");
   }
 };
 
 struct BroadcastLikeParam : public dmlc::Parameter<BroadcastLikeParam> {
-  dmlc::optional<DimTuple> lhs_axes;
-  dmlc::optional<DimTuple> rhs_axes;
+  dmlc::optional<IntTuple> lhs_axes;
+  dmlc::optional<IntTuple> rhs_axes;
   DMLC_DECLARE_PARAMETER(BroadcastLikeParam) {
-    DMLC_DECLARE_FIELD(lhs_axes).set_default(dmlc::optional<DimTuple>()).describe(
+    DMLC_DECLARE_FIELD(lhs_axes).set_default(dmlc::optional<IntTuple>()).describe(
         "Axes of lhs to broadcast; None broadcasts lhs to the whole shape of rhs.");
-    DMLC_DECLARE_FIELD(rhs_axes).set_default(dmlc::optional<DimTuple>()).describe(
+    DMLC_DECLARE_FIELD(rhs_axes).set_default(dmlc::optional<IntTuple>()).describe(
         "Axes of rhs whose extents lhs_axes take, pairwise.");
   }
 };
@@ -129,8 +129,8 @@ bool BroadcastLikeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::ve
     AssignShape(attrs, "output", &(*out)[0], BroadcastTarget(attrs, "lhs", l, r));
     return true;
   }
-  const DimTuple& la = p.lhs_axes.value();
-  const DimTuple& ra = p.rhs_axes.value();
+  const IntTuple& la = p.lhs_axes.value();
+  const IntTuple& ra = p.rhs_axes.value();
   if (la.ndim() != ra.ndim()) {
     LOG(FATAL) << "Operator " << attrs.op->name << ": arguments lhs_axes " << la << " and rhs_axes "
                << ra << " must have the same length";

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "operator/operator_common.h"
-#include "operator/tensor/matrix_tuple_args.h"
+#include "operator/tuple_args.h"
 #include "operator/tensor/strided_copy.h"
 
 namespace mxnet {

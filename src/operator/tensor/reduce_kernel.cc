@@ -17,7 +17,7 @@ namespace mxnet {
 namespace op {
 
 std::vector<bool> ReduceAxesMask(const NodeAttrs& attrs, const char* arg_name, const TShape& shape,
-                                 const dmlc::optional<DimTuple>& axis, bool exclude) {
+                                 const dmlc::optional<IntTuple>& axis, bool exclude) {
   const int nd = shape.ndim();
   std::vector<bool> mask(nd, true);
   if (!axis.has_value() || axis.value().ndim() == 0) return mask;

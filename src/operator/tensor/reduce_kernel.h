@@ -6,10 +6,12 @@
 #include <vector>
 
 #include "operator/operator_common.h"
-#include "operator/tensor/dim_tuple.h"
+#include "operator/tuple_args.h"
 
 namespace mxnet {
 namespace op {
+
+using tuple_args::IntTuple;
 
 /*! \brief What a reduction computes. Accumulation: float16 in float, float32/float64 in
  *  double (max/min in their own type), integers and bool in int64, norms in double. */
@@ -28,7 +30,7 @@ inline void ParallelForWork(index_t n, index_t work_per_item, Fn fn) {
  *  every axis; negative axes count from the end; exclude reduces the axes not listed.
  *  Throws (naming attrs.op and argument arg_name) on out-of-range or repeated axes. */
 std::vector<bool> ReduceAxesMask(const NodeAttrs& attrs, const char* arg_name, const TShape& shape,
-                                 const dmlc::optional<DimTuple>& axis, bool exclude);
+                                 const dmlc::optional<IntTuple>& axis, bool exclude);
 /*! \brief Output shape of a reduction: reduced dims become 1 (keepdims) or disappear; a result
  *  with no dims is (1,), as in MXNet 1.x. */
 TShape ReducedShape(const TShape& shape, const std::vector<bool>& mask, bool keepdims);

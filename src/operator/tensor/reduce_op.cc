@@ -16,11 +16,11 @@ const char* const kAxisDoc =
     "With exclude=True the axes NOT listed are reduced.";
 
 struct ReduceAxesParam : public dmlc::Parameter<ReduceAxesParam> {
-  dmlc::optional<DimTuple> axis;
+  dmlc::optional<IntTuple> axis;
   bool keepdims;
   bool exclude;
   DMLC_DECLARE_PARAMETER(ReduceAxesParam) {
-    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<DimTuple>()).describe(kAxisDoc);
+    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<IntTuple>()).describe(kAxisDoc);
     DMLC_DECLARE_FIELD(keepdims).set_default(false).describe(
         "Keep each reduced axis in the result as a dimension of size one.");
     DMLC_DECLARE_FIELD(exclude).set_default(false).describe(
@@ -30,12 +30,12 @@ struct ReduceAxesParam : public dmlc::Parameter<ReduceAxesParam> {
 
 struct NormParam : public dmlc::Parameter<NormParam> {
   int ord;
-  dmlc::optional<DimTuple> axis;
+  dmlc::optional<IntTuple> axis;
   dmlc::optional<int> out_dtype;
   bool keepdims;
   DMLC_DECLARE_PARAMETER(NormParam) {
     DMLC_DECLARE_FIELD(ord).set_default(2).describe("Order of the norm: 1 or 2.");
-    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<DimTuple>()).describe(
+    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<IntTuple>()).describe(
         "The axis or axes to reduce; None computes the norm of all elements (shape (1,)). With "
         "two or more axes the entrywise norm over them is computed.");
     DMLC_DECLARE_FIELD(out_dtype)
@@ -64,12 +64,12 @@ struct ReduceAxisParam : public dmlc::Parameter<ReduceAxisParam> {
 };
 
 struct ExpandReducedParam : public dmlc::Parameter<ExpandReducedParam> {
-  dmlc::optional<DimTuple> axis;
+  dmlc::optional<IntTuple> axis;
   bool keepdims;
   bool exclude;
   bool normalize;
   DMLC_DECLARE_PARAMETER(ExpandReducedParam) {
-    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<DimTuple>()).describe(kAxisDoc);
+    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<IntTuple>()).describe(kAxisDoc);
     DMLC_DECLARE_FIELD(keepdims).set_default(false).describe(
         "Whether data keeps the reduced axes as size-one dimensions.");
     DMLC_DECLARE_FIELD(exclude).set_default(false).describe(
@@ -88,7 +88,7 @@ std::vector<std::string> DataName(const NodeAttrs&) { return {"data"}; }
 std::vector<ResourceRequest> TempSpace(const NodeAttrs&) { return {ResourceRequest::kTempSpace}; }
 
 // ---------------------------------------------------------------- shape and type rules
-bool ReduceShapeImpl(const NodeAttrs& attrs, const TShape& s, const dmlc::optional<DimTuple>& axis,
+bool ReduceShapeImpl(const NodeAttrs& attrs, const TShape& s, const dmlc::optional<IntTuple>& axis,
                      bool keepdims, bool exclude, bool needs_elements, TShape* out) {
   if (!s.IsKnown()) return false;
   std::vector<bool> mask = ReduceAxesMask(attrs, "axis", s, axis, exclude);

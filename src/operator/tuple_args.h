@@ -1,7 +1,7 @@
-// Tuple-valued operator arguments spelled as MXNet kwargs spell them: "(2, 3)", "[2,3]", "2",
-// "()", "(2,)", and tuples of optional integers such as "(None, 1, -1)".
-#ifndef MXNET_OPERATOR_TENSOR_MATRIX_TUPLE_ARGS_H_
-#define MXNET_OPERATOR_TENSOR_MATRIX_TUPLE_ARGS_H_
+// Tuple-valued operator arguments of every family (axes, shapes, slice bounds), spelled as
+// MXNet kwargs spell them: "(2, 3)", "[2,3]", "2", "()", "(2,)", and "(None, 1, -1)".
+#ifndef MXNET_OPERATOR_TUPLE_ARGS_H_
+#define MXNET_OPERATOR_TUPLE_ARGS_H_
 
 #include <dmlc/optional.h>
 #include <dmlc/type_traits.h>
@@ -12,6 +12,8 @@
 #include <istream>
 #include <ostream>
 #include <vector>
+
+#include "mxnet/base.h"
 
 namespace mxnet {
 namespace op {
@@ -82,6 +84,7 @@ struct IntTuple {
   std::vector<int64_t>::const_iterator begin() const { return v.begin(); }
   std::vector<int64_t>::const_iterator end() const { return v.end(); }
   bool operator==(const IntTuple& o) const { return v == o.v; }
+  TShape ToShape() const { return TShape(v.begin(), v.end()); }
 };
 
 inline std::istream& operator>>(std::istream& is, IntTuple& t) {
@@ -139,4 +142,4 @@ DMLC_DECLARE_TYPE_NAME(optional<mxnet::op::tuple_args::IntTuple>, "Shape or None
 DMLC_DECLARE_TYPE_NAME(optional<int64_t>, "long or None");
 }  // namespace dmlc
 
-#endif  // MXNET_OPERATOR_TENSOR_MATRIX_TUPLE_ARGS_H_
+#endif  // MXNET_OPERATOR_TUPLE_ARGS_H_
