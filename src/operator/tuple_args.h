@@ -132,6 +132,35 @@ inline std::ostream& operator<<(std::ostream& os, const OptIntTuple& t) {
 }
 
 }  // namespace tuple_args
+
+/*! \brief A TShape argument: "(2, 3)", "[2,3]", "5", "()"; "None" leaves it unknown (ndim -1). */
+struct ShapeArg : public TShape {
+  ShapeArg() = default;
+  ShapeArg(const TShape& s) : TShape(s) {}  // NOLINT(runtime/explicit)
+};
+
+inline std::istream& operator>>(std::istream& is, ShapeArg& shape) {
+  while (std::isspace(tuple_args::PeekChar(is))) is.get();
+  if (tuple_args::PeekChar(is) == 'N') {
+    char buf[4];
+    is.read(buf, 4);
+    if (is.fail() || buf[1] != 'o' || buf[2] != 'n' || buf[3] != 'e') {
+      is.setstate(std::ios::failbit);
+    } else {
+      shape = ShapeArg();
+    }
+    return is;
+  }
+  std::vector<int64_t> vals;
+  std::vector<bool> nones;
+  if (!tuple_args::ReadTuple(is, &vals, &nones, false)) {
+    is.setstate(std::ios::failbit);
+    return is;
+  }
+  shape = ShapeArg(TShape(vals.begin(), vals.end()));
+  return is;
+}
+
 }  // namespace op
 }  // namespace mxnet
 
@@ -140,6 +169,7 @@ DMLC_DECLARE_TYPE_NAME(mxnet::op::tuple_args::IntTuple, "Shape(tuple)");
 DMLC_DECLARE_TYPE_NAME(mxnet::op::tuple_args::OptIntTuple, "Shape(tuple)");
 DMLC_DECLARE_TYPE_NAME(optional<mxnet::op::tuple_args::IntTuple>, "Shape or None");
 DMLC_DECLARE_TYPE_NAME(optional<int64_t>, "long or None");
+DMLC_DECLARE_TYPE_NAME(::mxnet::op::ShapeArg, "Shape(tuple)");
 }  // namespace dmlc
 
 #endif  // MXNET_OPERATOR_TUPLE_ARGS_H_

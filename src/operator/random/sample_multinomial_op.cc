@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "operator/random/sampler.h"
-#include "operator/shape_arg.h"
+#include "operator/tuple_args.h"
 
 namespace mxnet {
 namespace op {

@@ -10,7 +10,7 @@
 #include <string>
 #include <type_traits>
 
-#include "operator/shape_arg.h"
+#include "operator/tuple_args.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
 
 namespace mxnet {
