@@ -7,6 +7,7 @@
 #include <dmlc/parameter.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -60,7 +61,22 @@ void ParamParser(NodeAttrs* attrs) {
   try {
     param.Init(attrs->dict);
   } catch (const dmlc::ParamError& e) {
-    LOG(FATAL) << "Operator " << attrs->op->name << ": invalid argument: " << e.what();
+    // dmlc's message for a bad value does not always name the key: find it.
+    std::string key;
+    for (const auto& kv : attrs->dict) {
+      try {
+        PType probe;
+        probe.UpdateAllowUnknown(std::map<std::string, std::string>{{kv.first, kv.second}});
+      } catch (const dmlc::ParamError&) {
+        key = kv.first;
+        break;
+      }
+    }
+    if (key.empty()) {
+      LOG(FATAL) << "Operator " << attrs->op->name << ": invalid argument: " << e.what();
+    }
+    LOG(FATAL) << "Operator " << attrs->op->name << ": invalid value for argument " << key
+               << "='" << attrs->dict.at(key) << "': " << e.what();
   }
   attrs->parsed = std::move(param);
 }

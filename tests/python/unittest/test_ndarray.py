@@ -237,3 +237,10 @@ def test_advanced_setitem_with_arrays_and_broadcast_values():
                        for k in key) if isinstance(key, tuple) else key
         src[np_key] = val.asnumpy() if isinstance(val, mx.nd.NDArray) else val
         assert same(a.asnumpy(), src), key
+
+
+def test_bad_argument_value_names_the_argument():
+    with pytest.raises(mx.MXNetError, match="argument dtype='complex64'"):
+        mx.nd.ones((2,), dtype="complex64")
+    with pytest.raises(mx.MXNetError, match="argument axis"):
+        mx.nd.sum(mx.nd.ones((2,)), axis="x")
