@@ -152,7 +152,7 @@ a gradient (e.g. a reward in reinforcement learning) flows back to *data*.
                   "Distribution probabilities. Must sum to one on the last axis.")
     .add_arguments(SampleMultinomialParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) { return std::vector<std::string>{"data"}; })
+                               InputNames({"data"}))
     .set_attr<FInferShape>("FInferShape", MultinomialShape)
     .set_attr<FInferType>("FInferType", MultinomialType)
     .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
@@ -169,9 +169,7 @@ NNVM_REGISTER_OP(_backward_sample_multinomial)
     .add_argument("data", "NDArray-or-Symbol", "Distribution probabilities")
     .add_argument("sample", "NDArray-or-Symbol", "The drawn samples")
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) {
-                                 return std::vector<std::string>{"ograd", "data", "sample"};
-                               })
+                               InputNames({"ograd", "data", "sample"}))
     .set_attr<FInferShape>("FInferShape",
                            [](const NodeAttrs& attrs, std::vector<TShape>* in,
                               std::vector<TShape>* out) {

@@ -246,9 +246,7 @@ void RegisterSampleLike(const char* name, const char* doc) {
       .set_attr_parser(ParamParser<PType>)
       .add_argument("data", "NDArray-or-Symbol", "The input");
   op.add_arguments(PType::__FIELDS__());
-  op.set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
-    return std::vector<std::string>{"data"};
-  });
+  op.set_attr<FListInputNames>("FListInputNames", InputNames({"data"}));
   op.set_attr<FInferShape>("FInferShape", ElemwiseShape);
   op.set_attr<FInferType>("FInferType", LikeType);
   op.set_attr<FResourceRequest>("FResourceRequest", RandomResource);

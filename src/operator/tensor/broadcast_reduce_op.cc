@@ -215,8 +215,6 @@ std::vector<NodeEntry> ReduceToLikeGrad(const ObjectPtr& n, const std::vector<No
 }
 
 std::vector<std::string> DataName(const NodeAttrs&) { return {"data"}; }
-std::vector<ResourceRequest> TempSpace(const NodeAttrs&) { return {ResourceRequest::kTempSpace}; }
-
 const bool kRegistered [[maybe_unused]] = [] {
   nnvm::Op::Register("broadcast_to")
       .describe("Broadcasts the input array to a new shape: axes of size 1 are repeated.")
@@ -256,7 +254,7 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_arguments(BroadcastLikeParam::__FIELDS__())
       .set_attr_parser(ParamParser<BroadcastLikeParam>)
       .set_attr<FListInputNames>("FListInputNames",
-                                 [](const NodeAttrs&) { return std::vector<std::string>{"lhs", "rhs"}; })
+                                 InputNames({"lhs", "rhs"}))
       .set_attr<FInferShape>("FInferShape", BroadcastLikeShape)
       .set_attr<FInferType>("FInferType", FirstInputType)
       .set_attr<FCompute>("FCompute<cpu>", BroadcastForward)
@@ -271,10 +269,10 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The broadcast array")
       .add_argument("like", "NDArray-or-Symbol", "An array with the target shape")
       .set_attr<FListInputNames>("FListInputNames",
-                                 [](const NodeAttrs&) { return std::vector<std::string>{"data", "like"}; })
+                                 InputNames({"data", "like"}))
       .set_attr<FInferShape>("FInferShape", ReduceToLikeShape)
       .set_attr<FInferType>("FInferType", FirstInputType)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", ReduceToLikeForward)
       .set_attr<FGradient>("FGradient", ReduceToLikeGrad);
   return true;

@@ -350,10 +350,6 @@ std::vector<NodeEntry> BatchDotGrad(const ObjectPtr& n, const std::vector<NodeEn
   return {dA, dB};
 }
 
-std::vector<ResourceRequest> TempSpace(const NodeAttrs&) {
-  return {ResourceRequest::kTempSpace};
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(dot)
@@ -377,10 +373,10 @@ axis (columns its last axis) and transposes it.
     .add_argument("rhs", "NDArray-or-Symbol", "The second input")
     .add_arguments(DotParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) { return std::vector<std::string>{"lhs", "rhs"}; })
+                               InputNames({"lhs", "rhs"}))
     .set_attr<FInferShape>("FInferShape", DotShape)
     .set_attr<FInferType>("FInferType", RealType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", DotForward)
     .set_attr<FGradient>("FGradient", DotGrad);
 
@@ -394,12 +390,10 @@ NNVM_REGISTER_OP(_backward_dot)
     .add_argument("rhs", "NDArray-or-Symbol", "The second input of dot")
     .add_arguments(DotParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) {
-                                 return std::vector<std::string>{"ograd", "lhs", "rhs"};
-                               })
+                               InputNames({"ograd", "lhs", "rhs"}))
     .set_attr<FInferShape>("FInferShape", DotBackwardShape)
     .set_attr<FInferType>("FInferType", RealType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", DotBackward)
     .set_attr<FGradient>("FGradient", DotBackwardGrad);
 
@@ -417,10 +411,10 @@ matrices on their last two axes is taken for every batch index. With shapes (B, 
     .add_argument("rhs", "NDArray-or-Symbol", "The second input")
     .add_arguments(DotParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) { return std::vector<std::string>{"lhs", "rhs"}; })
+                               InputNames({"lhs", "rhs"}))
     .set_attr<FInferShape>("FInferShape", BatchDotShape)
     .set_attr<FInferType>("FInferType", RealType)
-    .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", BatchDotForward)
     .set_attr<FGradient>("FGradient", BatchDotGrad);
 

@@ -21,8 +21,6 @@ bool SameShapeBinary(const NodeAttrs& attrs, std::vector<TShape>* in, std::vecto
   return ElemwiseShape(attrs, in, out);
 }
 
-std::vector<std::string> LhsRhs(const NodeAttrs&) { return {"lhs", "rhs"}; }
-
 // d(out)/d(input) summed back to the input's shape.
 NodeEntry ReduceTo(const ObjectPtr& n, NodeEntry grad, uint32_t input) {
   return MakeNode("_reduce_to_like", n->attrs.name + "_backward", {grad, n->inputs[input]});
@@ -92,7 +90,7 @@ void RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broadcast)
       .set_num_outputs(1)
       .add_argument("lhs", "NDArray-or-Symbol", "First input to the function")
       .add_argument("rhs", "NDArray-or-Symbol", "Second input to the function")
-      .set_attr<FListInputNames>("FListInputNames", LhsRhs)
+      .set_attr<FListInputNames>("FListInputNames", InputNames({"lhs", "rhs"}))
       .set_attr<FInferShape>("FInferShape", broadcast ? BinaryBroadcastShape : SameShapeBinary)
       .set_attr<FInferType>("FInferType", ElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption",

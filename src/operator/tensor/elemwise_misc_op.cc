@@ -265,7 +265,7 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "Input array.")
       .add_arguments(ClipParam::__FIELDS__())
       .set_attr<FListInputNames>("FListInputNames",
-                                 [](const NodeAttrs&) { return std::vector<std::string>{"data"}; })
+                                 InputNames({"data"}))
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", NumericElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
@@ -296,7 +296,7 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The input.")
       .add_arguments(CastParam::__FIELDS__())
       .set_attr<FListInputNames>("FListInputNames",
-                                 [](const NodeAttrs&) { return std::vector<std::string>{"data"}; })
+                                 InputNames({"data"}))
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", CastType)
       .set_attr<FCompute>("FCompute<cpu>", CastCompute)
@@ -310,9 +310,7 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The values to cast.")
       .add_argument("like", "NDArray-or-Symbol", "An array of the target dtype.")
       .set_attr<FListInputNames>("FListInputNames",
-                                 [](const NodeAttrs&) {
-                                   return std::vector<std::string>{"data", "like"};
-                                 })
+                                 InputNames({"data", "like"}))
       .set_attr<FInferShape>("FInferShape", CastLikeShape)
       .set_attr<FInferType>("FInferType", CastLikeType)
       .set_attr<FCompute>("FCompute<cpu>", CastCompute)

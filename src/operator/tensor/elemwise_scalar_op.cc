@@ -102,8 +102,6 @@ MXNET_SCALAR_GRAD_(GradHypot, Mul(n, g, Div(n, x, y)))
 // ---------------------------------------------------------------- registration
 std::vector<std::string> DataInputName(const NodeAttrs&) { return {"data"}; }
 std::vector<std::pair<int, int>> InplaceInOut(const NodeAttrs&) { return {{0, 0}}; }
-std::vector<ResourceRequest> TempSpace(const NodeAttrs&) { return {ResourceRequest::kTempSpace}; }
-
 bool RegisterScalar(const char* name, const char* alias, const char* doc, FCompute fcompute,
                     GradFn grad) {
   nnvm::Op& reg = nnvm::Op::Register(name);
@@ -117,7 +115,7 @@ bool RegisterScalar(const char* name, const char* alias, const char* doc, FCompu
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", ScalarType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceInOut)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", fcompute)
       .add_alias(alias);
   if (grad != nullptr) {

@@ -213,9 +213,7 @@ NNVM_REGISTER_OP(_gather_nd_grad)
     .add_argument("ograd", "NDArray-or-Symbol", "Gradient of gather_nd's output.")
     .add_argument("indices", "NDArray-or-Symbol", "gather_nd's indices.")
     .add_argument("like", "NDArray-or-Symbol", "gather_nd's data (for its shape).")
-    .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
-      return std::vector<std::string>{"ograd", "indices", "like"};
-    })
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"ograd", "indices", "like"}))
     .set_attr<FInferShape>("FInferShape", GatherNDGradShape)
     .set_attr<FInferType>("FInferType", DataTypeOut)
     .set_attr<FCompute>("FCompute<cpu>", ScatterAddCompute)
@@ -249,9 +247,7 @@ NNVM_REGISTER_OP(scatter_nd)
     .set_attr<FListInputNames>("FListInputNames", DataIndices)
     .set_attr<FInferShape>("FInferShape", ScatterNDShape)
     .set_attr<FInferType>("FInferType", DataTypeOut)
-    .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
-      return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
-    })
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", ScatterNDCompute)
     .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
       return std::vector<NodeEntry>{GradNode(n, "gather_nd", {og[0], n->inputs[1]}),
@@ -267,15 +263,11 @@ NNVM_REGISTER_OP(_scatter_set_nd)
     .add_argument("rhs", "NDArray-or-Symbol", "value to assign")
     .add_argument("indices", "NDArray-or-Symbol", "indices")
     .add_arguments(ScatterNDParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
-      return std::vector<std::string>{"lhs", "rhs", "indices"};
-    })
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"lhs", "rhs", "indices"}))
     .set_attr<FInferShape>("FInferShape", ScatterSetNDShape)
     .set_attr<FInferType>("FInferType", ScatterSetNDType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
-    .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
-      return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
-    })
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", ScatterSetNDCompute)
     .set_attr<FGradient>("FGradient", ScatterSetNDGrad);
 

@@ -594,7 +594,7 @@ NNVM_REGISTER_OP(_diag_grad_like)
     .add_argument("like", "NDArray-or-Symbol", "diag's input (for its shape).")
     .add_arguments(DiagParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) { return std::vector<std::string>{"ograd", "like"}; })
+                               InputNames({"ograd", "like"}))
     .set_attr<FInferShape>("FInferShape", DiagGradShape)
     .set_attr<FInferType>("FInferType", FirstInputType)
     .set_attr<FCompute>("FCompute<cpu>", DiagGradCompute)

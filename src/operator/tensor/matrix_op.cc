@@ -220,7 +220,7 @@ NNVM_REGISTER_OP(reshape_like)
     .add_argument("rhs", "NDArray-or-Symbol", "Second input.")
     .add_arguments(ReshapeLikeParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) { return std::vector<std::string>{"lhs", "rhs"}; })
+                               InputNames({"lhs", "rhs"}))
     .set_attr<FInferShape>("FInferShape", ReshapeLikeShape)
     .set_attr<FInferType>("FInferType", FirstInputType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)

@@ -85,8 +85,6 @@ DMLC_REGISTER_PARAMETER(ReduceAxisParam);
 DMLC_REGISTER_PARAMETER(ExpandReducedParam);
 
 std::vector<std::string> DataName(const NodeAttrs&) { return {"data"}; }
-std::vector<ResourceRequest> TempSpace(const NodeAttrs&) { return {ResourceRequest::kTempSpace}; }
-
 // ---------------------------------------------------------------- shape and type rules
 bool ReduceShapeImpl(const NodeAttrs& attrs, const TShape& s, const dmlc::optional<IntTuple>& axis,
                      bool keepdims, bool exclude, bool needs_elements, TShape* out) {
@@ -342,7 +340,7 @@ void RegisterReduce(const char* name, const char* doc, FCompute fcompute, FInfer
       .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", shape)
       .set_attr<FInferType>("FInferType", ElemwiseType)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", fcompute)
       .set_attr<FGradient>("FGradient", grad);
 }
@@ -384,7 +382,7 @@ const bool kRegistered [[maybe_unused]] = [] {
       .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", NormShape)
       .set_attr<FInferType>("FInferType", NormType)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", NormForward)
       .set_attr<FGradient>("FGradient", NormGrad);
 
@@ -429,10 +427,10 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_arguments(ExpandReducedParam::__FIELDS__())
       .set_attr_parser(ParamParser<ExpandReducedParam>)
       .set_attr<FListInputNames>("FListInputNames",
-                                 [](const NodeAttrs&) { return std::vector<std::string>{"data", "like"}; })
+                                 InputNames({"data", "like"}))
       .set_attr<FInferShape>("FInferShape", ExpandReducedShape)
       .set_attr<FInferType>("FInferType", ExpandReducedType)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", ExpandReducedForward)
       .set_attr<FGradient>("FGradient", ExpandReducedGrad);
   return true;

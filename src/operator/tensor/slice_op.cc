@@ -238,13 +238,11 @@ NNVM_REGISTER_OP(_slice_assign)
     .add_argument("rhs", "NDArray-or-Symbol", "value to assign")
     .add_arguments(SliceParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) { return std::vector<std::string>{"lhs", "rhs"}; })
+                               InputNames({"lhs", "rhs"}))
     .set_attr<FInferShape>("FInferShape", SliceAssignShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
-    .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
-      return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
-    })
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", SliceAssignCompute)
     .set_attr<FGradient>("FGradient", SliceAssignGrad);
 
@@ -260,9 +258,7 @@ NNVM_REGISTER_OP(_slice_assign_scalar)
     .set_attr<FInferShape>("FInferShape", SliceAssignScalarShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
-    .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
-      return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
-    })
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", SliceAssignScalarCompute)
     .set_attr<FGradient>("FGradient", SliceAssignScalarGrad);
 
@@ -396,7 +392,7 @@ NNVM_REGISTER_OP(_slice_axis_grad)
     .add_argument("like", "NDArray-or-Symbol", "slice_axis's input (for its shape).")
     .add_arguments(SliceAxisParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) { return std::vector<std::string>{"ograd", "like"}; })
+                               InputNames({"ograd", "like"}))
     .set_attr<FInferShape>("FInferShape", SliceAxisGradShape)
     .set_attr<FInferType>("FInferType", FirstInputType)
     .set_attr<FCompute>("FCompute<cpu>", SliceAxisGradCompute)
@@ -504,9 +500,7 @@ NNVM_REGISTER_OP(slice_like)
     .add_argument("data", "NDArray-or-Symbol", "Source input")
     .add_argument("shape_like", "NDArray-or-Symbol", "Shape like input")
     .add_arguments(SliceLikeParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
-      return std::vector<std::string>{"data", "shape_like"};
-    })
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"data", "shape_like"}))
     .set_attr<FInferShape>("FInferShape", SliceLikeShape)
     .set_attr<FInferType>("FInferType", FirstInputType)
     .set_attr<FCompute>("FCompute<cpu>", SliceLikeCompute)
@@ -523,7 +517,7 @@ NNVM_REGISTER_OP(_slice_like_grad)
     .add_argument("ograd", "NDArray-or-Symbol", "Gradient of slice_like's output.")
     .add_argument("like", "NDArray-or-Symbol", "slice_like's data input (for its shape).")
     .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) { return std::vector<std::string>{"ograd", "like"}; })
+                               InputNames({"ograd", "like"}))
     .set_attr<FInferShape>("FInferShape", SliceLikeGradShape)
     .set_attr<FInferType>("FInferType", FirstInputType)
     .set_attr<FCompute>("FCompute<cpu>", SliceLikeGradCompute)

@@ -581,8 +581,6 @@ std::vector<NodeEntry> GatherGrad(const ObjectPtr& n, const std::vector<NodeEntr
 
 // ---------------------------------------------------------------- registration
 std::vector<std::string> DataName(const NodeAttrs&) { return {"data"}; }
-std::vector<ResourceRequest> TempSpace(const NodeAttrs&) { return {ResourceRequest::kTempSpace}; }
-
 const bool kRegistered [[maybe_unused]] = [] {
   nnvm::Op::Register("topk")
       .describe("Returns the k largest (or smallest, is_ascend=True) elements along an axis: "
@@ -595,7 +593,7 @@ const bool kRegistered [[maybe_unused]] = [] {
       .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", TopKShape)
       .set_attr<FInferType>("FInferType", TopKType)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", TopKForward)
       .set_attr<FGradient>("FGradient", TopKGrad);
 
@@ -623,7 +621,7 @@ const bool kRegistered [[maybe_unused]] = [] {
       .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", SortShape)
       .set_attr<FInferType>("FInferType", ArgSortType)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", ArgSortForward)
       .set_attr<TIsNonDifferentiable>("TIsNonDifferentiable", true);
 
@@ -638,12 +636,10 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("like", "NDArray-or-Symbol", "An array with the output shape")
       .add_arguments(SortAxisParam::__FIELDS__())
       .set_attr_parser(ParamParser<SortAxisParam>)
-      .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
-        return std::vector<std::string>{"data", "indices", "like"};
-      })
+      .set_attr<FListInputNames>("FListInputNames", InputNames({"data", "indices", "like"}))
       .set_attr<FInferShape>("FInferShape", ScatterShape)
       .set_attr<FInferType>("FInferType", ScatterType)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", ScatterForward)
       .set_attr<FGradient>("FGradient", ScatterGrad);
 
@@ -656,12 +652,10 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("indices", "NDArray-or-Symbol", "Positions along axis")
       .add_arguments(SortAxisParam::__FIELDS__())
       .set_attr_parser(ParamParser<SortAxisParam>)
-      .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
-        return std::vector<std::string>{"data", "indices"};
-      })
+      .set_attr<FListInputNames>("FListInputNames", InputNames({"data", "indices"}))
       .set_attr<FInferShape>("FInferShape", GatherShape)
       .set_attr<FInferType>("FInferType", GatherType)
-      .set_attr<FResourceRequest>("FResourceRequest", TempSpace)
+      .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", GatherForward)
       .set_attr<FGradient>("FGradient", GatherGrad);
   return true;
