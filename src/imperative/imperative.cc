@@ -173,7 +173,8 @@ void Imperative::Invoke(const Context& default_ctx,
 
   if (outputs->empty()) {
     outputs->reserve(n_out);
-    for (uint32_t i = 0; i < n_out; ++i) outputs->emplace_back(out_shapes[i], ctx, false, out_types[i]);
+    // Delayed: the kernel's data() takes the memory when the op runs.
+    for (uint32_t i = 0; i < n_out; ++i) outputs->emplace_back(out_shapes[i], ctx, true, out_types[i]);
   } else {
     for (uint32_t i = 0; i < n_out; ++i) {
       const NDArray& o = (*outputs)[i];
@@ -185,7 +186,6 @@ void Imperative::Invoke(const Context& default_ctx,
                                         << DTypeName(out_types[i]);
       CHECK(o.ctx() == ctx) << "Operator " << op->name << ": out= array " << i << " is on "
                             << o.ctx() << ", inputs on " << ctx;
-      o.CheckAndAlloc();
     }
   }
 

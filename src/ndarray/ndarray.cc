@@ -3,7 +3,9 @@
 
 #include <dmlc/logging.h>
 
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "common/type_switch.h"
@@ -16,7 +18,11 @@ struct NDArray::Chunk {
   VarHandle var{nullptr};
   Context ctx;
   size_t bytes{0};
-  bool delay_alloc{false};
+  // Outputs of queued ops take memory only when the op runs (on an engine worker), so memory
+  // stays bounded however far the caller runs ahead. Two readers of a never-written chunk may
+  // race to allocate it: the mutex makes exactly one win.
+  std::atomic<bool> delay_alloc{false};
+  std::mutex alloc_mu;
   bool external{false};  // memory owned elsewhere, never freed here
   std::shared_ptr<void> keeper;  // keeps external memory alive until the chunk is deleted
 
@@ -33,11 +39,17 @@ struct NDArray::Chunk {
   }
   void Alloc() {
     shandle = Storage::Get()->Alloc(bytes, ctx);
-    delay_alloc = false;
+    delay_alloc.store(false, std::memory_order_release);
+  }
+  void AllocIfDelayed() {
+    if (!delay_alloc.load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> lock(alloc_mu);
+    if (delay_alloc.load(std::memory_order_relaxed)) Alloc();
   }
   ~Chunk() {
     Storage::Handle h = shandle;
-    bool free_mem = !external && !delay_alloc && h.dptr != nullptr;
+    // No op can allocate the chunk any more: every op holds a reference to it.
+    bool free_mem = !external && !delay_alloc.load() && h.dptr != nullptr;
     // Free only after every pending operation on the chunk has run.
     Engine::Get()->DeleteVariable(
         [h, free_mem, keep = std::move(keeper)](RunContext) mutable {
@@ -73,7 +85,7 @@ VarHandle NDArray::var() const {
 
 void NDArray::CheckAndAlloc() const {
   CHECK(ptr_) << "NDArray: the array is empty (none)";
-  if (ptr_->delay_alloc) ptr_->Alloc();
+  ptr_->AllocIfDelayed();
 }
 
 TBlob NDArray::data() const {
@@ -175,8 +187,6 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
   Context a = from.ctx(), b = to.ctx();
   CHECK(a.dev_mask() == Context::kCPU && b.dev_mask() == Context::kCPU)
       << "copyto: copies from " << a << " to " << b << " need a CUDA build";
-  to.CheckAndAlloc();
-  from.CheckAndAlloc();
   std::vector<VarHandle> reads;
   if (from.var() != to.var()) reads.push_back(from.var());
   Engine::Get()->PushSync(
