@@ -17,8 +17,10 @@ PYTHON=${PYTHON:-python3}
 .venv/bin/pip install -q numpy pytest
 # Paths inside the compiler commands differ between clones; let ccache ignore them.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
-# Build the wheel once; the tests also install it into a numpy-1.x virtualenv.
+# Build once: the wheel (libmxnet.so and the extension) and, in the same CMake build folder
+# (build/<wheel tag>), the C++ tests that tools/run_tests.sh runs. The tests also install the
+# wheel into a numpy-1.x virtualenv.
 rm -rf build/wheel
-.venv/bin/pip wheel -q --no-deps -w build/wheel .
+.venv/bin/pip wheel -q --no-deps -w build/wheel --config-settings=cmake.define.BUILD_TESTING=ON .
 .venv/bin/pip install -q --force-reinstall --no-deps build/wheel/mxnet-*.whl
 .venv/bin/python -c "import mxnet; print('mxnet', mxnet.__version__, 'installed in .venv')"

@@ -1,5 +1,6 @@
 // The compile-time feature list and process-wide knobs (OpenMP threads, GPU count).
 #include "mxnet/libinfo.h"
+#include "mxnet/cuda_config.h"
 
 #if MXNET_USE_OPENMP
 #include <omp.h>
@@ -12,30 +13,6 @@
 
 namespace mxnet {
 
-#ifndef MXNET_USE_OPENMP
-#define MXNET_USE_OPENMP 0
-#endif
-#ifndef MXNET_USE_ONEDNN
-#define MXNET_USE_ONEDNN 0
-#endif
-#ifndef MXNET_USE_BLAS_OPEN
-#define MXNET_USE_BLAS_OPEN 0
-#endif
-#ifndef MXNET_USE_OPENCV
-#define MXNET_USE_OPENCV 0
-#endif
-#ifndef MXNET_USE_CUDA
-#define MXNET_USE_CUDA 0
-#endif
-#ifndef MXNET_USE_CUDNN
-#define MXNET_USE_CUDNN 0
-#endif
-#ifndef MXNET_USE_NCCL
-#define MXNET_USE_NCCL 0
-#endif
-#ifndef MXNET_USE_DIST_KVSTORE
-#define MXNET_USE_DIST_KVSTORE 0
-#endif
 
 const std::vector<LibFeatureInfo>& LibFeatures() {
   static const std::vector<LibFeatureInfo> features = {

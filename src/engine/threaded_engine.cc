@@ -1,5 +1,6 @@
 // ThreadedEngine: pushing operations, running them, completing them, waiting and errors.
 #include "engine/threaded_engine.h"
+#include "mxnet/cuda_config.h"
 
 #include <algorithm>
 #include <string>

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/env.h"
+#include "mxnet/cuda_config.h"
 #include "engine/thread_pool.h"
 #include "engine/threaded_engine.h"
 

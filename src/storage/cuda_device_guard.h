@@ -2,6 +2,8 @@
 #ifndef MXNET_STORAGE_CUDA_DEVICE_GUARD_H_
 #define MXNET_STORAGE_CUDA_DEVICE_GUARD_H_
 
+#include "mxnet/cuda_config.h"
+
 #if MXNET_USE_CUDA
 #include <cuda_runtime.h>
 

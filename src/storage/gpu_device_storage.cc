@@ -1,5 +1,6 @@
 // cudaMalloc-backed device memory; without CUDA every GPU request raises a clear error.
 #include "storage/gpu_device_storage.h"
+#include "mxnet/cuda_config.h"
 
 #include <dmlc/logging.h>
 

@@ -1,5 +1,6 @@
 // Page-locked host memory through cudaHostAlloc, falling back to aligned host memory.
 #include "storage/pinned_memory_storage.h"
+#include "mxnet/cuda_config.h"
 
 #include <dmlc/logging.h>
 

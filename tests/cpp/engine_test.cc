@@ -1,5 +1,6 @@
 // Dependency engine tests, each run over NaiveEngine, ThreadedEngine, ThreadedEnginePerDevice.
 #include <gtest/gtest.h>
+#include "mxnet/cuda_config.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
