@@ -2,15 +2,17 @@
 # tools/setup_baselines.sh -- OPTIONAL developer helper. Never run by CI, never needed
 # to build or test this repository.
 #
-# Installs the two reference implementations that benchmarks and a few compatibility
+# Installs the reference implementations that benchmarks and a few compatibility
 # tests compare against when they are present (they skip or report "unavailable" otherwise):
 #
 #   1. Apache MXNet 1.9.1 in its own virtualenv, /root/mxnet191-venv (override with
 #      MXNET191_VENV), built on pyenv's Python 3.8 (MXNet 1.9.1 wheels stop at 3.8-ish
 #      and need numpy<1.24).  Scripts find it as $MXNET191_PYTHON or
 #      /root/mxnet191-venv/bin/python.
-#   2. PyTorch from Debian (python3-torch), used through /usr/bin/python3.
+#   2. PyTorch from Debian (python3-torch 1.13), used through /usr/bin/python3.
 #      Scripts find it as $TORCH_PYTHON or /usr/bin/python3.
+#   3. PyTorch's current release from PyPI in /root/torch-venv (override with
+#      TORCH_PYPI_VENV). Scripts find it as $TORCH_PYPI_PYTHON or /root/torch-venv/bin/python.
 #
 # Idempotent: each step is skipped when its result already works.
 set -euo pipefail
@@ -51,3 +53,13 @@ else
   done
 fi
 /usr/bin/python3 -c 'import torch; print("torch", torch.__version__)'
+
+# --- 3. PyTorch (PyPI's current release, its own venv) ----------------------
+TORCH_VENV="${TORCH_PYPI_VENV:-/root/torch-venv}"
+if [ -x "$TORCH_VENV/bin/python" ] && "$TORCH_VENV/bin/python" -c 'import torch' 2>/dev/null; then
+  echo "torch (PyPI): already in $TORCH_VENV"
+else
+  [ -x "$TORCH_VENV/bin/python" ] || python3 -m venv "$TORCH_VENV"
+  "$TORCH_VENV/bin/pip" install torch numpy
+fi
+"$TORCH_VENV/bin/python" -c 'import torch; print("torch (PyPI)", torch.__version__)'

@@ -8,7 +8,10 @@
   numpy     numpy in this interpreter, in-process.
   mxnet191  Apache MXNet 1.9.1: $MXNET191_PYTHON, else /root/mxnet191-venv/bin/python
             (see tools/setup_baselines.sh), when it exists.
-  torch     PyTorch: $TORCH_PYTHON, else /usr/bin/python3, when `import torch` works there.
+  torch     PyTorch as Debian ships it (python3-torch 1.13): $TORCH_PYTHON, else
+            /usr/bin/python3, when `import torch` works there.
+  torch_pypi  PyTorch's current release from PyPI in its own venv (what a user picks today):
+            $TORCH_PYPI_PYTHON, else /root/torch-venv/bin/python (tools/setup_baselines.sh).
 
 Baseline children run with PYTHONPATH, PYTHONHOME and MXNET_LIBRARY_PATH removed and a
 temporary working directory, so they cannot pick up this repository's `mxnet`.
@@ -35,7 +38,7 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARK = '@@BENCH_RESULT@@ '
-IMPLS = ('mxnet', 'numpy', 'mxnet191', 'torch')
+IMPLS = ('mxnet', 'numpy', 'mxnet191', 'torch', 'torch_pypi')
 
 HELPERS = r'''
 import gc, time, json, sys, os
@@ -104,6 +107,11 @@ def mxnet191_python():
 
 def torch_python():
     p = os.environ.get('TORCH_PYTHON') or '/usr/bin/python3'
+    return p if os.path.isfile(p) and os.access(p, os.X_OK) else None
+
+
+def torch_pypi_python():
+    p = os.environ.get('TORCH_PYPI_PYTHON') or '/root/torch-venv/bin/python'
     return p if os.path.isfile(p) and os.access(p, os.X_OK) else None
 
 
@@ -196,13 +204,18 @@ def run_all(snippets, cfg, timeout, only=None):
                     py, res['_meta'].get('version')), None
             results['mxnet191'] = (res, why)
 
-    if 'torch' in want:
-        py = torch_python()
+    for impl, find, var in (('torch', torch_python, 'TORCH_PYTHON'),
+                            ('torch_pypi', torch_pypi_python, 'TORCH_PYPI_PYTHON')):
+        if impl not in want:
+            continue
+        py = find()
         if py is None:
-            results['torch'] = (None, 'no python for torch (set TORCH_PYTHON)')
+            results[impl] = (None, 'no python for %s (set %s)' % (impl, var))
+        elif 'torch' not in snippets:
+            results[impl] = (None, 'not applicable')
         else:
-            results['torch'] = run_child(py, 'torch', snippets['torch'], cfg, timeout,
-                                         env=_clean_env())
+            results[impl] = run_child(py, 'torch', snippets['torch'], cfg, timeout,
+                                      env=_clean_env())
     return results
 
 
@@ -235,7 +248,7 @@ def report(bench, cases, results, unit, higher_is_better, baseline_case=None, cf
                                    ('  ' + m['note']) if m.get('note') else ''))
             for case, err in sorted(res.get('_errors', {}).items()):
                 print('%s: case %s failed (%s)' % (impl, case, err))
-    hdr = '%-14s %-9s %12s %14s %18s' % ('case', 'impl', unit, 'speedup/numpy',
+    hdr = '%-14s %-10s %12s %14s %18s' % ('case', 'impl', unit, 'speedup/numpy',
                                            'speedup/mxnet191')
     print(hdr)
     print('-' * len(hdr))
@@ -259,7 +272,7 @@ def report(bench, cases, results, unit, higher_is_better, baseline_case=None, cf
             res, why = results.get(impl, (None, 'not run'))
             v = value(impl, case)
             s_np, s_mx = speedup(v, np_base), speedup(v, mx_base)
-            print('%-14s %-9s %12s %14s %18s' % (
+            print('%-14s %-10s %12s %14s %18s' % (
                 case, impl, ('unavail.' if res is None else
                              'FAILED' if case in res.get('_errors', {}) else _fmt(v)),
                 _fmt(s_np), _fmt(s_mx)))
