@@ -14,8 +14,11 @@ ctest --test-dir "$WHEEL_BUILD" --output-on-failure -j1
 NVCC=$(command -v nvcc || true)
 [ -n "$NVCC" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || NVCC=/usr/local/cuda/bin/nvcc
 if [ -n "$NVCC" ]; then
+  # The same compiler path as the wheel's build (g++ there, c++ by default here): ccache
+  # keys on it.
+  CXX_OF_WHEEL=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$WHEEL_BUILD/CMakeCache.txt")
   cmake -S . -B build/cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DUSE_CUDA=ON -DBUILD_PYTHON=OFF \
-    -DBUILD_TESTING=OFF -DCMAKE_CUDA_COMPILER="$NVCC" >/dev/null
+    -DBUILD_TESTING=OFF -DCMAKE_CUDA_COMPILER="$NVCC" ${CXX_OF_WHEEL:+-DCMAKE_CXX_COMPILER="$CXX_OF_WHEEL"} >/dev/null
   ninja -C build/cuda -j"${JOBS:-2}" mxnet
 else
   echo "nvcc not found: skipping the USE_CUDA=ON compile check"
