@@ -124,12 +124,54 @@ def test_every_registered_variable_is_documented_with_a_default():
         assert doc
 
 
-def test_features_report_the_build():
+# MXNet 1.9.1's feature keys in its order (its include/mxnet/libinfo.h); ONEDNN is appended.
+MXNET191_FEATURES = [
+    "CUDA", "CUDNN", "NCCL", "CUDA_RTC", "TENSORRT", "CPU_SSE", "CPU_SSE2", "CPU_SSE3",
+    "CPU_SSE4_1", "CPU_SSE4_2", "CPU_SSE4A", "CPU_AVX", "CPU_AVX2", "OPENMP", "SSE", "F16C",
+    "JEMALLOC", "BLAS_OPEN", "BLAS_ATLAS", "BLAS_MKL", "BLAS_APPLE", "LAPACK", "MKLDNN",
+    "OPENCV", "CAFFE", "PROFILER", "DIST_KVSTORE", "CXX14", "INT64_TENSOR_SIZE",
+    "SIGNAL_HANDLER", "DEBUG", "TVM_OP",
+]
+
+
+def test_features_list_every_mxnet191_key_in_its_order():
+    names = [f.name for f in mx.runtime.feature_list()]
+    assert names[:len(MXNET191_FEATURES)] == MXNET191_FEATURES
+    assert names[len(MXNET191_FEATURES):] == ["ONEDNN"]
+
+
+def test_features_report_what_the_build_really_contains():
     feats = mx.runtime.Features()
-    assert feats.is_enabled("ONEDNN") and feats.is_enabled("BLAS_OPEN")
+    assert feats.is_enabled("BLAS_OPEN") and feats.is_enabled("LAPACK")
     assert feats.is_enabled("OPENMP")
-    assert not feats.is_enabled("CUDA")
+    assert feats.is_enabled("PROFILER") and feats.is_enabled("CXX14")
+    # No code for these exists yet, so they are off whatever the build options said.
+    for name in ("MKLDNN", "ONEDNN", "OPENCV", "DIST_KVSTORE", "CUDA", "TENSORRT", "CAFFE"):
+        assert not feats.is_enabled(name), name
     with pytest.raises(RuntimeError):
         feats.is_enabled("NOT_A_FEATURE")
-    names = [f.name for f in mx.runtime.feature_list()]
-    assert "CUDNN" in names and "DIST_KVSTORE" in names
+
+
+def test_cpu_features_follow_the_compiler_target():
+    # CPU_* come from the compiler's target macros: x86-64 always has SSE and SSE2, and the
+    # default -march of a Release build does not enable AVX2.
+    import platform
+    feats = mx.runtime.Features()
+    if platform.machine() in ("x86_64", "AMD64"):
+        assert feats.is_enabled("CPU_SSE") and feats.is_enabled("CPU_SSE2")
+        assert not feats.is_enabled("CPU_AVX2")
+    else:
+        assert not any(feats.is_enabled(n) for n in MXNET191_FEATURES if n.startswith("CPU_"))
+
+
+@pytest.mark.parametrize("option", ["USE_ONEDNN", "USE_OPENCV", "USE_DIST_KVSTORE"])
+def test_build_option_without_code_fails_the_configure_step(option, tmp_path):
+    import shutil
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        pytest.skip("cmake is not installed")
+    r = subprocess.run([cmake, "-S", REPO, "-B", str(tmp_path / "build"), "-D%s=ON" % option,
+                        "-DBUILD_PYTHON=OFF", "-DBUILD_TESTING=OFF"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0
+    assert "%s=ON: this tree has no code for it yet" % option in r.stderr
