@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tools/setup_baselines.sh -- OPTIONAL developer helper. Never run by CI, never needed
+# tools/setup_baselines.sh -- installs the references a few tests and the benchmarks compare
+# with. tools/run_tests.sh (CI) runs it when pyenv's Python 3.8 exists; nothing else needs it
 # to build or test this repository.
 #
 # Installs the two reference implementations that benchmarks and a few compatibility
