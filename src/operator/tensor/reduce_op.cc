@@ -328,9 +328,9 @@ std::vector<NodeEntry> ExpandReducedGrad(const ObjectPtr& n, const std::vector<N
 // ---------------------------------------------------------------- registration
 using GradFn = std::vector<NodeEntry> (*)(const ObjectPtr&, const std::vector<NodeEntry>&);
 
-void RegisterReduce(const char* name, const char* doc, FCompute fcompute, FInferShape shape,
-                    GradFn grad) {
-  nnvm::Op::Register(name)
+nnvm::Op& RegisterReduce(const char* name, const char* doc, FCompute fcompute,
+                         FInferShape shape, GradFn grad) {
+  return nnvm::Op::Register(name)
       .describe(doc)
       .set_num_inputs(1)
       .set_num_outputs(1)
@@ -350,26 +350,26 @@ const bool kRegistered [[maybe_unused]] = [] {
                  "Computes the sum of array elements over the given axes. Integers accumulate "
                  "in int64 and floats in double (float16 in float); the result has the input's "
                  "dtype.",
-                 ReduceAxesForward<ReduceKind::kSum>, ReduceAxesShape<false>, SumGrad);
+                 ReduceAxesForward<ReduceKind::kSum>, ReduceAxesShape<false>, SumGrad)
+      .add_alias("sum_axis");
   RegisterReduce("mean", "Computes the mean of array elements over the given axes.",
                  ReduceAxesForward<ReduceKind::kMean>, ReduceAxesShape<false>, MeanGrad);
   RegisterReduce("prod", "Computes the product of array elements over the given axes.",
                  ReduceAxesForward<ReduceKind::kProd>, ReduceAxesShape<false>, ProdGrad);
   RegisterReduce("max",
                  "Computes the maximum of array elements over the given axes; NaN propagates.",
-                 ReduceAxesForward<ReduceKind::kMax>, ReduceAxesShape<true>, MaxMinGrad);
+                 ReduceAxesForward<ReduceKind::kMax>, ReduceAxesShape<true>, MaxMinGrad)
+      .add_alias("max_axis");
   RegisterReduce("min",
                  "Computes the minimum of array elements over the given axes; NaN propagates.",
-                 ReduceAxesForward<ReduceKind::kMin>, ReduceAxesShape<true>, MaxMinGrad);
+                 ReduceAxesForward<ReduceKind::kMin>, ReduceAxesShape<true>, MaxMinGrad)
+      .add_alias("min_axis");
   RegisterReduce("nansum",
                  "Computes the sum of array elements over the given axes, treating NaN as 0.",
                  ReduceAxesForward<ReduceKind::kNanSum>, ReduceAxesShape<false>, NanSumGrad);
   RegisterReduce("nanprod",
                  "Computes the product of array elements over the given axes, treating NaN as 1.",
                  ReduceAxesForward<ReduceKind::kNanProd>, ReduceAxesShape<false>, NanProdGrad);
-  nnvm::Op::Register("sum").add_alias("sum_axis");
-  nnvm::Op::Register("max").add_alias("max_axis");
-  nnvm::Op::Register("min").add_alias("min_axis");
 
   nnvm::Op::Register("norm")
       .describe("Computes the L1 (ord=1) or L2 (ord=2) norm of the elements over the given axes "
