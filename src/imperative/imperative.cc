@@ -3,6 +3,7 @@
 
 #include <dmlc/logging.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "imperative/autograd_info.h"
@@ -190,23 +191,30 @@ void Imperative::Invoke(const Context& default_ctx,
   }
 
   CHECK(maps.fcompute_cpu.contains(op)) << "Operator " << op->name << " has no CPU kernel";
-  const FCompute* fn = &maps.fcompute_cpu[op];
+  // By value: registering an attribute at run time may reallocate the map's storage.
+  FCompute fn = maps.fcompute_cpu[op];
   OpContext opctx;
   opctx.is_train = tls_training;
   opctx.need_grad = tls_recording;
-  if (maps.resources.contains(op)) {
-    for (const ResourceRequest& r : maps.resources[op](attrs)) {
-      if (r.type == ResourceRequest::kRandom || r.type == ResourceRequest::kParallelRandom) {
-        NextRandomStream(ctx, &opctx.random_seed, &opctx.random_stream);
-      }
-    }
-  }
+  opctx.op_name = op->name.c_str();
 
   std::vector<VarHandle> reads, writes;
   reads.reserve(n_in);
   for (NDArray* in : inputs) reads.push_back(in->var());
-  writes.reserve(n_out);
+  writes.reserve(n_out + 1);
   for (const NDArray& o : *outputs) writes.push_back(o.var());
+  if (maps.resources.contains(op)) {
+    for (const ResourceRequest& req : maps.resources[op](attrs)) {
+      Resource r = RequestResource(ctx, req);
+      if (req.type == ResourceRequest::kRandom || req.type == ResourceRequest::kParallelRandom) {
+        NextRandomStream(ctx, &opctx.random_seed, &opctx.random_stream);
+      }
+      if (r.var != nullptr && std::find(writes.begin(), writes.end(), r.var) == writes.end()) {
+        writes.push_back(r.var);
+      }
+      opctx.requested.push_back(r);
+    }
+  }
   std::vector<NDArray> in_arrays;
   in_arrays.reserve(n_in);
   for (NDArray* in : inputs) in_arrays.push_back(in->Detach());
@@ -220,7 +228,7 @@ void Imperative::Invoke(const Context& default_ctx,
     engine::SetNextOprDetail(hook(shared_attrs, inputs));
   }
   Engine::Get()->PushSync(
-      [fn, shared_attrs, opctx, in_arrays = std::move(in_arrays),
+      [fn = std::move(fn), shared_attrs, opctx, in_arrays = std::move(in_arrays),
        out_arrays = std::move(out_arrays)](RunContext rctx) mutable {
         std::vector<TBlob> in_blobs, out_blobs;
         in_blobs.reserve(in_arrays.size());
@@ -229,7 +237,7 @@ void Imperative::Invoke(const Context& default_ctx,
         for (const NDArray& a : out_arrays) out_blobs.push_back(a.data());
         std::vector<OpReqType> req(out_blobs.size(), kWriteTo);
         opctx.run_ctx = rctx;
-        (*fn)(*shared_attrs, opctx, in_blobs, req, out_blobs);
+        fn(*shared_attrs, opctx, in_blobs, req, out_blobs);
       },
       ctx, reads, writes, FnProperty::kNormal, 0, op->name.c_str());
 

@@ -72,6 +72,60 @@ def test_storage_counters_track_allocations():
     assert after <= during - 1024 * 256 * 4
 
 
+TEMP_SPACE = """
+import mxnet as mx, numpy as np
+n = 1 << 18
+x = mx.nd.array(np.arange(n, dtype=np.int32), dtype="int32")
+mx.nd.waitall()
+stats = lambda: mx._ffi.storage_stats(1, 0)["bytes_in_use"]
+before = stats()
+# An int32 array plus a float scalar computes in a float dtype: the input is converted into
+# temp space first (n elements of the output dtype), beside the output itself.
+outs = [mx.nd._internal._plus_scalar(x, scalar=0.5, is_int=False) for _ in range(3)]
+mx.nd.waitall()
+after = stats()
+size = np.dtype(outs[0].dtype).itemsize
+ok = all(np.array_equal(o.asnumpy(), np.arange(n) + 0.5) for o in outs)
+print((after - before - 3 * n * size) // (n * size), ok)
+"""
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_temp_space_is_storage_memory_in_MXNET_CPU_TEMP_COPY_copies(copies):
+    r = run_py(TEMP_SPACE, {"MXNET_CPU_TEMP_COPY": str(copies), "MXNET_ENGINE_TYPE": "NaiveEngine"})
+    assert r.returncode == 0, r.stderr
+    temp_copies, ok = r.stdout.split()
+    # Each copy used grows once to the request and is kept for the next op (as in MXNet);
+    # three ops in turn use min(3, copies) copies.
+    assert int(temp_copies) == copies
+    assert ok == "True"
+
+
+def test_temp_space_appears_in_the_memory_profile(tmp_path):
+    code = """
+import json, mxnet as mx, numpy as np
+from mxnet import profiler
+n = 1 << 16
+x = mx.nd.array(np.arange(n, dtype=np.int32), dtype="int32")
+mx.nd.waitall()
+profiler.set_config(profile_memory=True, profile_imperative=True, filename=%r)
+profiler.set_state("run")
+y = mx.nd._internal._plus_scalar(x, scalar=0.25, is_int=False)
+mx.nd.waitall()
+profiler.set_state("stop")
+profiler.dump()
+events = json.load(open(%r))["traceEvents"]
+sizes = [e["args"]["size"] for e in events if e.get("cat") == "memory" and e["name"] == "alloc"]
+nbytes = n * np.dtype(y.dtype).itemsize
+print(sizes.count(nbytes), np.array_equal(y.asnumpy(), np.arange(n) + 0.25))
+""" % (str(tmp_path / "p.json"), str(tmp_path / "p.json"))
+    r = run_py(code)
+    assert r.returncode == 0, r.stderr
+    count, ok = r.stdout.split()
+    assert int(count) == 2, "expected allocs of the output and of the temp space: " + r.stdout
+    assert ok == "True"
+
+
 def test_exit_with_queued_work_neither_hangs_nor_crashes():
     code = ("import mxnet as mx\nx = mx.nd.ones((200, 200))\n"
             "for _ in range(300):\n    x = mx.nd.dot(x, x) * 0.001\n")
