@@ -161,7 +161,6 @@ MXNET_UNARY_GRAD_(GradDigamma, Mul(n, g, U("_trigamma", n, x)))
 #undef MXNET_UNARY_GRAD_
 
 // ---------------------------------------------------------------- registration
-std::vector<std::string> DataInputName(const NodeAttrs&) { return {"data"}; }
 std::vector<std::pair<int, int>> InplaceInOut(const NodeAttrs&) { return {{0, 0}}; }
 
 /*! \brief Declare a unary op: grad nullptr marks it non-differentiable (no gradient flows,
@@ -173,7 +172,6 @@ nnvm::Op& RegisterUnary(const char* name, const char* doc, FCompute fcompute, bo
       .set_num_inputs(1)
       .set_num_outputs(1)
       .add_argument("data", "NDArray-or-Symbol", "The input array.")
-      .set_attr<FListInputNames>("FListInputNames", DataInputName)
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", with_bool ? ElemwiseType : NumericElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceInOut)

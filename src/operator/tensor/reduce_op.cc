@@ -38,14 +38,8 @@ struct NormParam : public dmlc::Parameter<NormParam> {
     DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<IntTuple>()).describe(
         "The axis or axes to reduce; None computes the norm of all elements (shape (1,)). With "
         "two or more axes the entrywise norm over them is computed.");
-    DMLC_DECLARE_FIELD(out_dtype)
+    AddDTypeEnums(DMLC_DECLARE_FIELD(out_dtype), {kFloat16, kFloat32, kFloat64, kInt32, kInt64, kInt8})
         .set_default(dmlc::optional<int>())
-        .add_enum("float16", kFloat16)
-        .add_enum("float32", kFloat32)
-        .add_enum("float64", kFloat64)
-        .add_enum("int32", kInt32)
-        .add_enum("int64", kInt64)
-        .add_enum("int8", kInt8)
         .describe("The dtype of the output; None keeps the input's.");
     DMLC_DECLARE_FIELD(keepdims).set_default(false).describe(
         "Keep each reduced axis in the result as a dimension of size one.");
@@ -84,7 +78,6 @@ DMLC_REGISTER_PARAMETER(NormParam);
 DMLC_REGISTER_PARAMETER(ReduceAxisParam);
 DMLC_REGISTER_PARAMETER(ExpandReducedParam);
 
-std::vector<std::string> DataName(const NodeAttrs&) { return {"data"}; }
 // ---------------------------------------------------------------- shape and type rules
 bool ReduceShapeImpl(const NodeAttrs& attrs, const TShape& s, const dmlc::optional<IntTuple>& axis,
                      bool keepdims, bool exclude, bool needs_elements, TShape* out) {
@@ -157,7 +150,6 @@ std::unordered_map<std::string, std::string> AxesKwargs(const ObjectPtr& n, bool
   return d;
 }
 
-std::string GradName(const ObjectPtr& n) { return n->attrs.name + "_backward"; }
 
 /*! \brief g (shaped like n's output) spread over n's input shape. */
 NodeEntry Expand(const ObjectPtr& n, NodeEntry g, bool normalize = false) {
@@ -337,7 +329,6 @@ nnvm::Op& RegisterReduce(const char* name, const char* doc, FCompute fcompute,
       .add_argument("data", "NDArray-or-Symbol", "The input")
       .add_arguments(ReduceAxesParam::__FIELDS__())
       .set_attr_parser(ParamParser<ReduceAxesParam>)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", shape)
       .set_attr<FInferType>("FInferType", ElemwiseType)
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
@@ -379,7 +370,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The input")
       .add_arguments(NormParam::__FIELDS__())
       .set_attr_parser(NormParser)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", NormShape)
       .set_attr<FInferType>("FInferType", NormType)
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
@@ -397,7 +387,6 @@ const bool kRegistered [[maybe_unused]] = [] {
         .add_argument("data", "NDArray-or-Symbol", "The input")
         .add_arguments(ReduceAxisParam::__FIELDS__())
         .set_attr_parser(ParamParser<ReduceAxisParam>)
-        .set_attr<FListInputNames>("FListInputNames", DataName)
         .set_attr<FInferShape>("FInferShape", ArgReduceShape)
         .set_attr<FInferType>("FInferType", ArgReduceType)
         .set_attr<FCompute>("FCompute<cpu>", is_max ? ArgReduceForward<true>
@@ -410,7 +399,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .set_num_inputs(1)
       .set_num_outputs(1)
       .add_argument("data", "NDArray-or-Symbol", "The input array")
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", ArgReduceShape)
       .set_attr<FInferType>("FInferType", ArgReduceType)
       .set_attr<FCompute>("FCompute<cpu>", ArgReduceForward<true>)
