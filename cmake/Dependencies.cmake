@@ -9,21 +9,21 @@ set(THREADS_PREFER_PTHREAD_FLAG ON)
 find_package(Threads REQUIRED)
 find_package(dmlc REQUIRED)  # Debian libdmlc-dev
 
+# Options whose code does not exist yet: refuse them rather than link a library nothing uses
+# and report a feature the build lacks (mx.runtime.Features() says what really is built).
+foreach(opt USE_ONEDNN USE_OPENCV USE_DIST_KVSTORE)
+  if(${opt})
+    message(FATAL_ERROR "${opt}=ON: this tree has no code for it yet (no ${opt} kernels, "
+                        "iterators or transport are written); configure with -D${opt}=OFF")
+  endif()
+endforeach()
+
 if(USE_OPENMP)
   find_package(OpenMP REQUIRED)
   list(APPEND MXNET_DEP_LIBS OpenMP::OpenMP_CXX)
   list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENMP=1)
 else()
   list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENMP=0)
-endif()
-
-if(USE_ONEDNN)
-  find_path(DNNL_INCLUDE_DIR dnnl.hpp REQUIRED)
-  find_library(DNNL_LIBRARY dnnl REQUIRED)  # Debian libdnnl-dev
-  list(APPEND MXNET_DEP_LIBS ${DNNL_LIBRARY})
-  list(APPEND MXNET_DEP_DEFS MXNET_USE_ONEDNN=1)
-else()
-  list(APPEND MXNET_DEP_DEFS MXNET_USE_ONEDNN=0)
 endif()
 
 if(USE_BLAS STREQUAL "openblas")
@@ -37,22 +37,6 @@ else()
 endif()
 if(NOT USE_BLAS MATCHES "^(openblas|none)$")
   message(FATAL_ERROR "USE_BLAS must be openblas or none, got '${USE_BLAS}'")
-endif()
-
-if(USE_OPENCV)
-  find_package(OpenCV REQUIRED COMPONENTS core imgproc imgcodecs)  # Debian libopencv-dev
-  list(APPEND MXNET_DEP_LIBS ${OpenCV_LIBS})
-  list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENCV=1)
-else()
-  list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENCV=0)
-endif()
-
-if(USE_DIST_KVSTORE)
-  find_library(ZMQ_LIBRARY zmq REQUIRED)  # Debian libzmq3-dev
-  list(APPEND MXNET_DEP_LIBS ${ZMQ_LIBRARY})
-  list(APPEND MXNET_DEP_DEFS MXNET_USE_DIST_KVSTORE=1)
-else()
-  list(APPEND MXNET_DEP_DEFS MXNET_USE_DIST_KVSTORE=0)
 endif()
 
 if(USE_CUDA)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tools/setup_baselines.sh -- OPTIONAL developer helper. Never run by CI, never needed
+# tools/setup_baselines.sh -- installs the references a few tests and the benchmarks compare
+# with. tools/run_tests.sh (CI) runs it when pyenv's Python 3.8 exists; nothing else needs it
 # to build or test this repository.
 #
 # Installs the reference implementations that benchmarks and a few compatibility
@@ -13,6 +14,7 @@
 #      Scripts find it as $TORCH_PYTHON or /usr/bin/python3.
 #   3. PyTorch's current release from PyPI in /root/torch-venv (override with
 #      TORCH_PYPI_VENV). Scripts find it as $TORCH_PYPI_PYTHON or /root/torch-venv/bin/python.
+#      Only the benchmarks use it (a multi-GB download): `--tests` (what CI passes) skips it.
 #
 # Idempotent: each step is skipped when its result already works.
 set -euo pipefail
@@ -55,6 +57,9 @@ fi
 /usr/bin/python3 -c 'import torch; print("torch", torch.__version__)'
 
 # --- 3. PyTorch (PyPI's current release, its own venv) ----------------------
+if [ "${1:-}" = "--tests" ]; then
+  exit 0
+fi
 TORCH_VENV="${TORCH_PYPI_VENV:-/root/torch-venv}"
 if [ -x "$TORCH_VENV/bin/python" ] && "$TORCH_VENV/bin/python" -c 'import torch' 2>/dev/null; then
   echo "torch (PyPI): already in $TORCH_VENV"

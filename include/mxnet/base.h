@@ -56,6 +56,16 @@ enum TypeFlag : int {
   kInt64 = 6,
   kBool = 7,
 };
+/*! \brief One row of the dtype table (src/common/base.cc): the one place dtype names, flags,
+ *  numpy names and sizes are written; the C API, the operators and Python all read it. */
+struct DTypeInfo {
+  int flag;
+  const char* name;        // MXNet's name (the dtype argument of operators)
+  const char* numpy_name;  // numpy.dtype(numpy_name)
+  size_t size;             // bytes per element
+};
+/*! \brief Every dtype, in flag order. */
+const std::vector<DTypeInfo>& DTypeTable();
 const char* DTypeName(int dtype);  // "float32", ...; "unknown" otherwise
 int DTypeFromName(const std::string& name);  // -1 when unknown
 size_t DTypeSize(int dtype);  // 0 when unknown

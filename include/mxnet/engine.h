@@ -69,6 +69,10 @@ class Engine {
   virtual void Start() {}
 
   virtual VarHandle NewVariable() = 0;
+  /*! \brief A variable that only orders the ops writing it (a resource such as temp space):
+   *  errors of those ops stay on their other variables, so one failure does not stop the
+   *  resource's later users. */
+  virtual VarHandle NewResourceVariable() = 0;
   /*! \brief Create a reusable operator; the vars must be distinct between the two lists. */
   virtual OprHandle NewOperator(AsyncFn fn, const std::vector<VarHandle>& const_vars,
                                 const std::vector<VarHandle>& mutable_vars,

@@ -33,14 +33,38 @@ class Imperative {
    */
   void Invoke(const Context& default_ctx, const std::shared_ptr<const nnvm::NodeAttrs>& attrs,
               const std::vector<NDArray*>& inputs, std::vector<NDArray>* outputs);
-  /*! \brief Build parsed attrs for op from text kwargs; throws dmlc::Error naming the op. */
+  /*! \brief Build parsed attrs for op from text kwargs; throws dmlc::Error naming the op.
+   *  num_inputs >= 0: a variadic op's count argument (num_args) defaults to it, as in MXNet. */
   static std::shared_ptr<const nnvm::NodeAttrs> ParseAttrs(
-      const nnvm::Op* op, std::unordered_map<std::string, std::string> kwargs);
+      const nnvm::Op* op, std::unordered_map<std::string, std::string> kwargs,
+      int num_inputs = -1);
+  /*!
+   * \brief The invoke both fronts share (MXImperativeInvoke and Python's mx.nd functions).
+   * out empty: returns the op's visible outputs (FNumVisibleOutputs). Otherwise out holds all
+   * the outputs or only the visible ones: with all of them, none empty, the op writes into them;
+   * else an empty (none) array takes its result itself and another receives a copy. Either way
+   * out's arrays carry the autograd record and are returned.
+   */
+  std::vector<NDArray> InvokeOp(const Context& default_ctx,
+                                const std::shared_ptr<const nnvm::NodeAttrs>& attrs,
+                                const std::vector<NDArray*>& inputs,
+                                const std::vector<NDArray*>& out);
+  /*! \brief How many outputs of attrs.op users see (the rest are internal). */
+  static uint32_t NumVisibleOutputs(const nnvm::NodeAttrs& attrs);
 
   /*! \brief Record outputs already computed from inputs as one node of attrs.op (when
    *  recording and some input is tracked); used for autograd.Function. */
   void RecordExisting(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
                       const std::vector<NDArray*>& outputs);
+
+  /*!
+   * \brief NDArray.reshape for both fronts: a view of src (no copy) in the shape MXNet's reshape
+   * rule gives spec (special values 0, -1, -2, -3, -4; reverse), recorded as a Reshape node
+   * when autograd records and src is tracked, so gradients flow. A malformed spec throws
+   * dmlc::Error, so does a target larger than src; a smaller one throws std::invalid_argument,
+   * which Python raises as ValueError (both as MXNet 1.9.1).
+   */
+  NDArray ReshapeWithRecord(const NDArray& src, const std::vector<int64_t>& spec, bool reverse);
 
   /*! \brief Mark arrays as variables whose gradients land in gradients (grad_reqs per array). */
   void MarkVariables(const std::vector<NDArray*>& variables, const std::vector<uint32_t>& grad_reqs,

@@ -15,12 +15,29 @@
 namespace mxnet {
 
 class NDArray;
+namespace engine {
+struct Var;
+}  // namespace engine
+namespace resource {
+class TempSpace;
+}  // namespace resource
 
 /*! \brief Extra resources an operator asks for. */
 struct ResourceRequest {
   enum Type { kRandom = 0, kTempSpace = 1, kParallelRandom = 2 };
   Type type;
   ResourceRequest(Type t) : type(t) {}  // NOLINT(runtime/explicit)
+};
+
+/*! \brief A resource handed to one operator call by the resource manager
+ *  (src/imperative/op_resource.h), as the op's FResourceRequest asked. */
+struct Resource {
+  ResourceRequest req;
+  /*! \brief Engine variable the call writes, so the users of one temp-space copy run one at a
+   *  time; null for random streams, which need no serializing. */
+  engine::Var* var{nullptr};
+  /*! \brief The temp-space copy (kTempSpace only). */
+  resource::TempSpace* space{nullptr};
 };
 
 /*! \brief What a kernel gets besides its inputs and outputs. */
@@ -33,7 +50,14 @@ struct OpContext {
    *  how the work is split between threads. */
   uint64_t random_seed{0};
   uint64_t random_stream{0};
-  /*! \brief Scratch memory valid until the kernel returns (per worker thread, grow-only). */
+  /*! \brief Name of the operator, for errors raised by the kernel. */
+  const char* op_name{""};
+  /*! \brief The resources the op declared in FResourceRequest, in declaration order. */
+  std::vector<Resource> requested;
+  /*! \brief Scratch memory of at least bytes (kStorageAlign-aligned), valid until the kernel
+   *  returns, from the op's declared kTempSpace resource (Storage memory, so the memory
+   *  profiler and the storage counters see it). An op that did not declare kTempSpace gets
+   *  dmlc::Error naming it: undeclared use is impossible. */
   void* RequestTempSpace(size_t bytes) const;
 };
 

@@ -105,12 +105,12 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,
          train_mode=True):
-    """Return the gradients of heads with respect to variables (nothing is written to .grad).
+    """Return the list of gradients of heads with respect to variables (nothing is written to
+    .grad); a list also for a single variable, as MXNet 1.9.1 returns.
 
     With create_graph=True the gradient computation is itself recorded, so the returned
     gradients can be differentiated again (higher order)."""
     heads = _as_list(heads)
-    single = isinstance(variables, NDArray)
     variables = _as_list(variables)
     if head_grads is None:
         head_grads = [None] * len(heads)
@@ -120,7 +120,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
         retain_graph = create_graph
     ret = _ffi.backward(heads, head_grads, variables, bool(retain_graph), bool(create_graph),
                         bool(train_mode))
-    return ret[0] if single else ret
+    return list(ret)
 
 
 def get_symbol(x):

@@ -48,11 +48,9 @@ integer_types_ = integer_types
 mx_uint = np.uint32
 mx_real_t = np.float32
 
-_NP_DTYPE_FLAGS = {
-    np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.float16): 2,
-    np.dtype(np.uint8): 3, np.dtype(np.int32): 4, np.dtype(np.int8): 5,
-    np.dtype(np.int64): 6, np.dtype(np.bool_): 7,
-}
+# The dtype table lives in C++ (src/common/base.cc); these maps are views of it.
+_DTYPE_TABLE = _ffi.dtype_table()  # (flag, mxnet name, numpy name, size) rows
+_NP_DTYPE_FLAGS = {np.dtype(numpy_name): flag for flag, _, numpy_name, _ in _DTYPE_TABLE}
 _FLAG_NP_DTYPES = {v: k.type for k, v in _NP_DTYPE_FLAGS.items()}
 
 
@@ -61,8 +59,8 @@ def dtype_flag(dtype):
     try:
         return _NP_DTYPE_FLAGS[np.dtype(dtype)]
     except (KeyError, TypeError):
-        raise TypeError("dtype %s is not supported; expected one of float32, float64, "
-                        "float16, uint8, int8, int32, int64, bool" % (dtype,)) from None
+        raise TypeError("dtype %s is not supported; expected one of %s"
+                        % (dtype, ", ".join(row[2] for row in _DTYPE_TABLE))) from None
 
 
 def py_str(x):

@@ -59,12 +59,6 @@ py::object WrapOutputs(std::vector<NDArray>&& outs, uint32_t n_visible) {
   return std::move(l);
 }
 
-uint32_t NumVisible(const nnvm::NodeAttrs& attrs, size_t n_out) {
-  static const auto& vis = nnvm::Op::GetAttr<FNumVisibleOutputs>("FNumVisibleOutputs");
-  if (vis.contains(attrs.op)) return vis[attrs.op](attrs);
-  return static_cast<uint32_t>(n_out);
-}
-
 NDArray* CastInput(const nnvm::Op* op, const py::handle& item) {
   if (!py::isinstance<NDArray>(item)) {
     throw py::type_error("Operator " + op->name + ": inputs must be NDArray, given " +
@@ -76,7 +70,6 @@ NDArray* CastInput(const nnvm::Op* op, const py::handle& item) {
 /*! \brief Invoke with out= (None, an NDArray or a sequence of them) and wrap the result. */
 py::object RunOp(const AttrsPtr& attrs, const std::vector<NDArray*>& in, const py::object& out) {
   MXNET_PY_API("MXImperativeInvokeEx");
-  std::vector<NDArray> outs;
   std::vector<NDArray*> out_ptrs;
   if (!out.is_none()) {
     if (py::isinstance<NDArray>(out)) {
@@ -84,14 +77,10 @@ py::object RunOp(const AttrsPtr& attrs, const std::vector<NDArray*>& in, const p
     } else {
       for (auto o : out) out_ptrs.push_back(CastInput(attrs->op, o));
     }
-    for (NDArray* o : out_ptrs) outs.push_back(*o);
   }
-  Imperative::Get()->Invoke(Context::CPU(), attrs, in, &outs);
-  if (!out.is_none()) {
-    for (size_t i = 0; i < out_ptrs.size(); ++i) out_ptrs[i]->set_entry(outs[i].entry());
-    return out;
-  }
-  return WrapOutputs(std::move(outs), NumVisible(*attrs, outs.size()));
+  std::vector<NDArray> outs = Imperative::Get()->InvokeOp(Context::CPU(), attrs, in, out_ptrs);
+  if (!out.is_none()) return out;
+  return WrapOutputs(std::move(outs), static_cast<uint32_t>(outs.size()));
 }
 
 /*! \brief How the generated Python function of an op maps its arguments. */
@@ -133,19 +122,24 @@ AttrsPtr PlainAttrs(const char* op_name) {
 
 /*! \brief Attrs of a scalar op for one scalar value; recent values are cached per op. */
 AttrsPtr ScalarAttrs(const char* op_name, double scalar, bool is_int) {
+  // Keyed on (op, bits of the value, is_int): 3 and 3.0 spell different attrs.
   struct Key {
     const char* op;
     uint64_t bits;
-    bool operator==(const Key& o) const { return op == o.op && bits == o.bits; }
+    bool is_int;
+    bool operator==(const Key& o) const {
+      return op == o.op && bits == o.bits && is_int == o.is_int;
+    }
   };
   struct Hash {
-    size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.bits) ^ std::hash<const void*>()(k.op); }
+    size_t operator()(const Key& k) const {
+      return std::hash<uint64_t>()(k.bits) ^ std::hash<const void*>()(k.op) ^ (k.is_int ? 0x9e37 : 0);
+    }
   };
   static std::unordered_map<Key, AttrsPtr, Hash> cache;
   uint64_t bits;
   std::memcpy(&bits, &scalar, sizeof(bits));
-  bits ^= is_int ? 1ULL << 63 : 0;  // keep int and float spellings apart
-  Key key{op_name, bits};
+  Key key{op_name, bits, is_int};
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   if (cache.size() > 4096) cache.clear();
@@ -233,10 +227,12 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls) {
         kw.emplace(item.first.cast<std::string>(), KwargText(item.second));
       }
     }
-    AttrsPtr attrs = kw.empty() ? PlainAttrs(op->name.c_str()) : Imperative::ParseAttrs(op, std::move(kw));
     std::vector<NDArray*> in;
     in.reserve(py::len(inputs));
     for (auto item : inputs) in.push_back(CastInput(op, item));
+    AttrsPtr attrs = kw.empty() && op->key_var_num_args.empty()
+                         ? PlainAttrs(op->name.c_str())
+                         : Imperative::ParseAttrs(op, std::move(kw), static_cast<int>(in.size()));
     return RunOp(attrs, in, out);
   }, py::arg("op"), py::arg("inputs"), py::arg("kwargs") = py::none(), py::arg("out") = py::none());
   m.def("op_index", [](const std::string& name) { return nnvm::Op::GetOrThrow(name)->index(); });
@@ -285,10 +281,9 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls) {
         throw py::type_error(op->name + "() got multiple values for argument '" + key + "'");
       }
     }
-    if (!sig.num_args_key.empty() && !kw.count(sig.num_args_key)) {
-      kw.emplace(sig.num_args_key, std::to_string(in.size()));
-    }
-    AttrsPtr attrs = kw.empty() ? PlainAttrs(op->name.c_str()) : Imperative::ParseAttrs(op, std::move(kw));
+    AttrsPtr attrs = kw.empty() && sig.num_args_key.empty()
+                         ? PlainAttrs(op->name.c_str())
+                         : Imperative::ParseAttrs(op, std::move(kw), static_cast<int>(in.size()));
     return RunOp(attrs, in, out);
   });
 

@@ -9,14 +9,12 @@
 namespace mxnet {
 namespace {
 
-struct DTypeNames {
-  int flag;
-  const char* numpy;
-};
-constexpr DTypeNames kNumpyNames[] = {
-    {kFloat32, "float32"}, {kFloat64, "float64"}, {kFloat16, "float16"}, {kUint8, "uint8"},
-    {kInt32, "int32"},     {kInt8, "int8"},       {kInt64, "int64"},     {kBool, "bool"},
-};
+/*! \brief "float32, float64, ..." from the dtype table, for messages. */
+std::string DTypeList() {
+  std::string s;
+  for (const DTypeInfo& r : DTypeTable()) s += (s.empty() ? "" : ", ") + std::string(r.numpy_name);
+  return s;
+}
 
 py::tuple ShapeTuple(const TShape& s) {
   py::tuple t(s.ndim() > 0 ? s.ndim() : 0);
@@ -41,19 +39,26 @@ void CheckShape(const TShape& s, const char* what) {
 }  // namespace
 
 std::string NumpyName(int dtype) {
-  for (const auto& r : kNumpyNames) if (r.flag == dtype) return r.numpy;
+  for (const DTypeInfo& r : DTypeTable()) if (r.flag == dtype) return r.numpy_name;
   throw py::value_error("unknown dtype flag " + std::to_string(dtype));
 }
 
 int FlagFromNumpy(const py::handle& dtype) {
   py::object np = py::module_::import("numpy");
   std::string name = py::str(np.attr("dtype")(dtype).attr("name"));
-  for (const auto& r : kNumpyNames) if (name == r.numpy) return r.flag;
-  throw py::type_error("dtype " + name + " is not supported; expected one of float32, float64, "
-                       "float16, uint8, int8, int32, int64, bool");
+  for (const DTypeInfo& r : DTypeTable()) if (name == r.numpy_name) return r.flag;
+  throw py::type_error("dtype " + name + " is not supported; expected one of " + DTypeList());
 }
 
 void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
+  // The dtype table, for the Python front (mxnet.base builds its numpy maps from it).
+  m.def("dtype_table", [] {
+    py::list rows;
+    for (const DTypeInfo& r : DTypeTable()) {
+      rows.append(py::make_tuple(r.flag, r.name, r.numpy_name, r.size));
+    }
+    return rows;
+  });
   // NDArray(handle): take ownership of an NDArrayHandle made by the C API (as MXNet's
   // Python NDArray does); the handle must not be freed by the caller afterwards.
   cls.def(py::init([](uintptr_t handle) {
@@ -120,6 +125,11 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
         r.set_entry(nnvm::NodeEntry());
         return r;
       })
+      .def("_reshape_with_record",
+           [](const NDArray& a, const std::vector<int64_t>& spec, bool reverse) {
+             MXNET_PY_API("MXNDArrayReshape64");
+             return Imperative::Get()->ReshapeWithRecord(a, spec, reverse);
+           })
       .def("_as_array_view", [](const NDArray& a, const py::handle& shape, int dtype) {
         return a.AsArray(ShapeFromPy(shape), dtype).Detach();
       })

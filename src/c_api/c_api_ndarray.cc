@@ -24,6 +24,15 @@ Context ContextFromC(int dev_type, int dev_id, const char* fn) {
   return Context(static_cast<Context::DeviceType>(dev_type), dev_id);
 }
 
+/*! \brief "0 (float32), 1 (float64), ..." from the dtype table, for messages. */
+std::string DTypeFlagList() {
+  std::string s;
+  for (const DTypeInfo& r : DTypeTable()) {
+    s += (s.empty() ? "" : ", ") + std::to_string(r.flag) + " (" + r.name + ")";
+  }
+  return s;
+}
+
 /*! \brief Record view = op(src) for autograd when recording and src is part of a graph, as
  *  MXNet's SliceWithRecord / ReshapeWithRecord do (the view shares memory; the node only
  *  carries the gradient). */
@@ -37,28 +46,6 @@ std::shared_ptr<const nnvm::NodeAttrs> SliceAxis0Attrs(dim_t begin, dim_t end) {
                                 {{"axis", "0"},
                                  {"begin", std::to_string(begin)},
                                  {"end", std::to_string(end)}});
-}
-
-std::shared_ptr<const nnvm::NodeAttrs> ReshapeAttrs(const std::vector<dim_t>& dims, bool reverse) {
-  std::string s = "(";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i) s += ",";
-    s += std::to_string(dims[i]);
-  }
-  s += dims.size() == 1 ? ",)" : ")";
-  return Imperative::ParseAttrs(nnvm::Op::GetOrThrow("Reshape"),
-                                {{"shape", s}, {"reverse", reverse ? "True" : "False"}});
-}
-
-/*! \brief The shape the Reshape operator gives src for attrs (special values resolved). */
-TShape InferReshape(const nnvm::NodeAttrs& attrs, const TShape& src) {
-  static const auto& infer = nnvm::Op::GetAttr<FInferShape>("FInferShape");
-  std::vector<TShape> in{src}, out(1);
-  bool ok = infer[attrs.op](attrs, &in, &out);
-  API_CHECK(ok && out[0].IsKnown(),
-            "MXNDArrayReshape64: cannot reshape array of shape " << src << " with "
-                << attrs.dict.at("shape"));
-  return out[0];
 }
 
 }  // namespace
@@ -85,8 +72,8 @@ int MXNDArrayCreateEx(const mx_uint* shape, mx_uint ndim, int dev_type, int dev_
   API_CHECK(ndim == 0 || shape != nullptr,
             "MXNDArrayCreateEx: argument shape is NULL but ndim is " << ndim);
   API_CHECK(IsValidDType(dtype),
-            "MXNDArrayCreateEx: argument dtype expected 0 (float32), 1 (float64), 2 (float16), "
-            "3 (uint8), 4 (int32), 5 (int8), 6 (int64) or 7 (bool), given " << dtype);
+            "MXNDArrayCreateEx: argument dtype expected one of " << c_api::DTypeFlagList()
+                << ", given " << dtype);
   Context ctx = c_api::ContextFromC(dev_type, dev_id, "MXNDArrayCreateEx");
   if (ctx.dev_mask() == Context::kGPU) Storage::Get()->Alloc(0, ctx);  // report no-GPU now
   TShape s(shape, shape + ndim);
@@ -223,7 +210,8 @@ int MXNDArrayAt(NDArrayHandle handle, mx_uint idx, NDArrayHandle* out) {
     NDArray row = arr->Slice(idx, static_cast<dim_t>(idx) + 1);
     c_api::RecordView(c_api::SliceAxis0Attrs(idx, static_cast<dim_t>(idx) + 1), arr, &row);
     std::vector<dim_t> dims = view.shape().ToVector();
-    if (!dims.empty()) c_api::RecordView(c_api::ReshapeAttrs(dims, false), &row, &view);
+    view = Imperative::Get()->ReshapeWithRecord(row, std::vector<int64_t>(dims.begin(), dims.end()),
+                                                false);
   }
   *out = NewHandle(std::move(view));
   API_END();
@@ -239,14 +227,8 @@ int MXNDArrayReshape64(NDArrayHandle handle, int ndim, dim_t* dims, bool reverse
                                                               << "], given " << ndim);
   API_CHECK(ndim == 0 || dims != nullptr, "MXNDArrayReshape64: argument dims is NULL");
   API_CHECK(!arr->is_none(), "MXNDArrayReshape64: the array is empty (none)");
-  NDArray view;
-  if (ndim == 0) {  // a 0-d view of a one-element array
-    view = arr->Reshape(TShape(0, -1));
-  } else {
-    auto attrs = c_api::ReshapeAttrs(std::vector<dim_t>(dims, dims + ndim), reverse);
-    view = arr->Reshape(c_api::InferReshape(*attrs, arr->shape()));
-    c_api::RecordView(attrs, arr, &view);
-  }
+  NDArray view = Imperative::Get()->ReshapeWithRecord(
+      *arr, std::vector<int64_t>(dims, dims + ndim), reverse);
   *out = NewHandle(std::move(view));
   API_END();
 }

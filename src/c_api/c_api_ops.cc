@@ -31,10 +31,6 @@ const nnvm::Op* OpFromHandle(const void* creator, const char* fn) {
   return static_cast<const nnvm::Op*>(creator);
 }
 
-uint32_t NumVisibleOutputs(const nnvm::NodeAttrs& attrs, uint32_t n_out) {
-  static const auto& visible = nnvm::Op::GetAttr<FNumVisibleOutputs>("FNumVisibleOutputs");
-  return visible.contains(attrs.op) ? visible[attrs.op](attrs) : n_out;
-}
 
 }  // namespace
 }  // namespace c_api
@@ -119,64 +115,33 @@ int MXImperativeInvoke(AtomicSymbolCreator creator, int num_inputs, NDArrayHandl
                                              << " has a NULL key or value");
     kwargs[param_keys[i]] = param_vals[i];
   }
-  // As in MXNet, a variadic op's input count defaults to the number of inputs given.
-  if (!op->key_var_num_args.empty()) kwargs.emplace(op->key_var_num_args, std::to_string(num_inputs));
-  std::shared_ptr<const nnvm::NodeAttrs> attrs = Imperative::ParseAttrs(op, std::move(kwargs));
-
-  uint32_t n_in = op->get_num_inputs ? op->get_num_inputs(*attrs) : op->num_inputs;
-  API_CHECK(static_cast<uint32_t>(num_inputs) == n_in,
-            "MXImperativeInvoke: operator " << op->name << " expects " << n_in
-                                           << " input(s), given " << num_inputs);
+  std::shared_ptr<const nnvm::NodeAttrs> attrs =
+      Imperative::ParseAttrs(op, std::move(kwargs), num_inputs);
   std::vector<NDArray*> in(num_inputs);
   for (int i = 0; i < num_inputs; ++i) {
     API_CHECK(inputs[i] != nullptr,
               "MXImperativeInvoke: operator " << op->name << ": inputs[" << i << "] is NULL");
     in[i] = static_cast<NDArray*>(inputs[i]);
   }
-  uint32_t n_out = op->get_num_outputs ? op->get_num_outputs(*attrs) : op->num_outputs;
-  uint32_t n_visible = c_api::NumVisibleOutputs(*attrs, n_out);
-
   if (*outputs == nullptr) {  // allocate: return the visible outputs as new handles
-    std::vector<NDArray> outs;
-    Imperative::Get()->Invoke(Context::CPU(), attrs, in, &outs);
+    std::vector<NDArray> outs = Imperative::Get()->InvokeOp(Context::CPU(), attrs, in, {});
     ret_handles.clear();
-    for (uint32_t i = 0; i < n_visible; ++i) {
-      ret_handles.push_back(std::make_unique<NDArray>(std::move(outs[i])).release());
-    }
-    *num_outputs = static_cast<int>(n_visible);
+    for (NDArray& o : outs) ret_handles.push_back(std::make_unique<NDArray>(std::move(o)).release());
+    *num_outputs = static_cast<int>(ret_handles.size());
     *outputs = ret_handles.data();
   } else {  // write into the caller's arrays
-    int given = *num_outputs;
-    API_CHECK(given == static_cast<int>(n_out) || given == static_cast<int>(n_visible),
-              "MXImperativeInvoke: operator " << op->name << " has " << n_out << " output(s) ("
-                  << n_visible << " visible), given " << given << " output arrays");
-    std::vector<NDArray*> dst(given);
-    bool any_none = false;
-    for (int i = 0; i < given; ++i) {
+    API_CHECK(*num_outputs >= 0, "MXImperativeInvoke: operator " << op->name
+                                     << ": argument num_outputs must be >= 0, given "
+                                     << *num_outputs);
+    std::vector<NDArray*> dst(*num_outputs);
+    for (int i = 0; i < *num_outputs; ++i) {
       API_CHECK((*outputs)[i] != nullptr,
                 "MXImperativeInvoke: operator " << op->name << ": outputs[" << i << "] is NULL");
       dst[i] = static_cast<NDArray*>((*outputs)[i]);
-      any_none = any_none || dst[i]->is_none();
     }
-    if (!any_none && given == static_cast<int>(n_out)) {
-      std::vector<NDArray> outs;
-      for (NDArray* d : dst) outs.push_back(*d);
-      Imperative::Get()->Invoke(Context::CPU(), attrs, in, &outs);
-      for (int i = 0; i < given; ++i) dst[i]->set_entry(outs[i].entry());
-    } else {
-      // Hidden outputs or none arrays: compute into new arrays, then hand the results over
-      // (none arrays take the result itself, others receive a copy).
-      std::vector<NDArray> outs;
-      Imperative::Get()->Invoke(Context::CPU(), attrs, in, &outs);
-      for (int i = 0; i < given; ++i) {
-        if (dst[i]->is_none()) {
-          *dst[i] = outs[i];
-        } else {
-          CopyFromTo(outs[i], *dst[i]);
-          dst[i]->set_entry(outs[i].entry());
-        }
-      }
-    }
+    API_CHECK(!dst.empty(), "MXImperativeInvoke: operator " << op->name
+                                << ": num_outputs is 0 but outputs is not NULL");
+    Imperative::Get()->InvokeOp(Context::CPU(), attrs, in, dst);
   }
   API_END();
 }

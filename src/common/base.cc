@@ -19,31 +19,28 @@ std::ostream& operator<<(std::ostream& os, const Context& ctx) {
   return os << ctx.DeviceName() << "(" << ctx.dev_id << ")";
 }
 
-namespace {
-struct DTypeRow {
-  int flag;
-  const char* name;
-  size_t size;
-};
-constexpr DTypeRow kDTypes[] = {
-    {kFloat32, "float32", 4}, {kFloat64, "float64", 8}, {kFloat16, "float16", 2},
-    {kUint8, "uint8", 1},     {kInt32, "int32", 4},     {kInt8, "int8", 1},
-    {kInt64, "int64", 8},     {kBool, "bool", 1},
-};
-}  // namespace
+const std::vector<DTypeInfo>& DTypeTable() {
+  static const std::vector<DTypeInfo> table = {
+      {kFloat32, "float32", "float32", 4}, {kFloat64, "float64", "float64", 8},
+      {kFloat16, "float16", "float16", 2}, {kUint8, "uint8", "uint8", 1},
+      {kInt32, "int32", "int32", 4},       {kInt8, "int8", "int8", 1},
+      {kInt64, "int64", "int64", 8},       {kBool, "bool", "bool", 1},
+  };
+  return table;
+}
 
 const char* DTypeName(int dtype) {
-  for (const auto& r : kDTypes) if (r.flag == dtype) return r.name;
+  for (const auto& r : DTypeTable()) if (r.flag == dtype) return r.name;
   return "unknown";
 }
 
 int DTypeFromName(const std::string& name) {
-  for (const auto& r : kDTypes) if (name == r.name) return r.flag;
+  for (const auto& r : DTypeTable()) if (name == r.name) return r.flag;
   return -1;
 }
 
 size_t DTypeSize(int dtype) {
-  for (const auto& r : kDTypes) if (r.flag == dtype) return r.size;
+  for (const auto& r : DTypeTable()) if (r.flag == dtype) return r.size;
   return 0;
 }
 

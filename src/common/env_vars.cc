@@ -75,6 +75,12 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_GPU_MEM_POOL_ROUND_LINEAR_CUTOFF", "int", "24", "",
        "As MXNET_CPU_MEM_POOL_ROUND_LINEAR_CUTOFF, for GPU memory."},
       // ---- Operators ----
+      {"MXNET_CPU_TEMP_COPY", "int", "4", "",
+       "Copies of the temp space (operator scratch memory, taken from the CPU storage pool) "
+       "kept per CPU device. Operators using one copy run one at a time, so more copies let "
+       "more such operators run in parallel at the cost of memory."},
+      {"MXNET_GPU_TEMP_COPY", "int", "1", "",
+       "As MXNET_CPU_TEMP_COPY, per GPU."},
       {"MXNET_ENFORCE_DETERMINISM", "bool", "0", "",
        "When 1, operators that have a faster non-deterministic variant use the deterministic one."},
       // ---- Profiler ----

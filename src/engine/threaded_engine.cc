@@ -115,6 +115,12 @@ void UnlockPoolsAfterFork() {
 
 VarHandle ThreadedEngine::NewVariable() { return ObjectPool<ThreadedVar>::New(); }
 
+VarHandle ThreadedEngine::NewResourceVariable() {
+  ThreadedVar* v = ObjectPool<ThreadedVar>::New();
+  v->set_keeps_errors(false);
+  return v;
+}
+
 void ThreadedEngine::CheckContext(Context ctx, const char* opr_name) const {
   if (ctx.dev_mask() == Context::kGPU) {
 #if !MXNET_USE_CUDA

@@ -82,6 +82,8 @@ class ThreadedVar final : public Var {
   std::exception_ptr TakeException();  // returns it and clears the var
   uint64_t version();                  // number of completed writes
   void ResetForReuse();
+  /*! \brief false: the var orders its users but never keeps an error (resources). */
+  void set_keeps_errors(bool keeps) { keeps_errors_ = keeps; }
 
   ThreadedVar* pool_next{nullptr};
 
@@ -94,6 +96,7 @@ class ThreadedVar final : public Var {
   uint64_t version_{0};
   std::exception_ptr exception_;
   std::atomic<bool> has_exception_{false};
+  bool keeps_errors_{true};
 };
 
 /*! \brief An operation: its function and deduplicated vars (a var in both lists is mutable). */
@@ -121,6 +124,7 @@ class ThreadedEngine : public Engine {
   void Stop() override;
   void Start() override;
   VarHandle NewVariable() override;
+  VarHandle NewResourceVariable() override;
   OprHandle NewOperator(AsyncFn fn, const std::vector<VarHandle>& const_vars,
                         const std::vector<VarHandle>& mutable_vars, FnProperty prop,
                         const char* opr_name, bool wait) override;

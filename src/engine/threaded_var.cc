@@ -64,8 +64,8 @@ bool ThreadedVar::CompleteWrite(ThreadedEngine* engine, const std::exception_ptr
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++version_;
-    exception_ = ex;
-    has_exception_.store(static_cast<bool>(ex), std::memory_order_release);
+    exception_ = keeps_errors_ ? ex : nullptr;
+    has_exception_.store(static_cast<bool>(exception_), std::memory_order_release);
     finished = pending_write_;
     end = finished->next;
     int reads = 0;
@@ -140,6 +140,7 @@ void ThreadedVar::ResetForReuse() {
   version_ = 0;
   exception_ = nullptr;
   has_exception_.store(false, std::memory_order_relaxed);
+  keeps_errors_ = true;
 }
 
 }  // namespace engine

@@ -3,11 +3,14 @@
 
 #include <dmlc/logging.h>
 
+#include <algorithm>
 #include <atomic>
+#include <stdexcept>
 
 #include "imperative/autograd_info.h"
 #include "imperative/invoke_hook.h"
 #include "imperative/op_resource.h"
+#include "operator/tensor/reshape_rule.h"
 
 namespace mxnet {
 namespace {
@@ -190,23 +193,30 @@ void Imperative::Invoke(const Context& default_ctx,
   }
 
   CHECK(maps.fcompute_cpu.contains(op)) << "Operator " << op->name << " has no CPU kernel";
-  const FCompute* fn = &maps.fcompute_cpu[op];
+  // By value: registering an attribute at run time may reallocate the map's storage.
+  FCompute fn = maps.fcompute_cpu[op];
   OpContext opctx;
   opctx.is_train = tls_training;
   opctx.need_grad = tls_recording;
-  if (maps.resources.contains(op)) {
-    for (const ResourceRequest& r : maps.resources[op](attrs)) {
-      if (r.type == ResourceRequest::kRandom || r.type == ResourceRequest::kParallelRandom) {
-        NextRandomStream(ctx, &opctx.random_seed, &opctx.random_stream);
-      }
-    }
-  }
+  opctx.op_name = op->name.c_str();
 
   std::vector<VarHandle> reads, writes;
   reads.reserve(n_in);
   for (NDArray* in : inputs) reads.push_back(in->var());
-  writes.reserve(n_out);
+  writes.reserve(n_out + 1);
   for (const NDArray& o : *outputs) writes.push_back(o.var());
+  if (maps.resources.contains(op)) {
+    for (const ResourceRequest& req : maps.resources[op](attrs)) {
+      Resource r = RequestResource(ctx, req);
+      if (req.type == ResourceRequest::kRandom || req.type == ResourceRequest::kParallelRandom) {
+        NextRandomStream(ctx, &opctx.random_seed, &opctx.random_stream);
+      }
+      if (r.var != nullptr && std::find(writes.begin(), writes.end(), r.var) == writes.end()) {
+        writes.push_back(r.var);
+      }
+      opctx.requested.push_back(r);
+    }
+  }
   std::vector<NDArray> in_arrays;
   in_arrays.reserve(n_in);
   for (NDArray* in : inputs) in_arrays.push_back(in->Detach());
@@ -220,7 +230,7 @@ void Imperative::Invoke(const Context& default_ctx,
     engine::SetNextOprDetail(hook(shared_attrs, inputs));
   }
   Engine::Get()->PushSync(
-      [fn, shared_attrs, opctx, in_arrays = std::move(in_arrays),
+      [fn = std::move(fn), shared_attrs, opctx, in_arrays = std::move(in_arrays),
        out_arrays = std::move(out_arrays)](RunContext rctx) mutable {
         std::vector<TBlob> in_blobs, out_blobs;
         in_blobs.reserve(in_arrays.size());
@@ -229,11 +239,86 @@ void Imperative::Invoke(const Context& default_ctx,
         for (const NDArray& a : out_arrays) out_blobs.push_back(a.data());
         std::vector<OpReqType> req(out_blobs.size(), kWriteTo);
         opctx.run_ctx = rctx;
-        (*fn)(*shared_attrs, opctx, in_blobs, req, out_blobs);
+        fn(*shared_attrs, opctx, in_blobs, req, out_blobs);
       },
       ctx, reads, writes, FnProperty::kNormal, 0, op->name.c_str());
 
   if (tls_recording) RecordOp(attrs, inputs, Pointers(outputs));
+}
+
+NDArray Imperative::ReshapeWithRecord(const NDArray& src, const std::vector<int64_t>& spec,
+                                      bool reverse) {
+  CHECK(!src.is_none()) << "reshape: the array is empty (none)";
+  TShape target = op::InferReshapeShape(spec, src.shape(), reverse);
+  // As MXNet 1.9.1: a target larger than the array is an MXNetError, a smaller one the
+  // ValueError its Python front raises after the view was made.
+  CHECK_LE(target.Size(), src.shape().Size())
+      << "Operator Reshape: cannot reshape array of shape " << src.shape() << " into shape "
+      << target << " (given shape=" << op::ReshapeSpecText(spec) << "): the target is larger";
+  if (target.Size() != src.shape().Size()) {
+    throw std::invalid_argument("Operator Reshape: cannot reshape array of size " +
+                                std::to_string(src.shape().Size()) + " into shape " +
+                                op::ReshapeSpecText(spec));
+  }
+  NDArray view = src.Reshape(target);
+  view.set_entry(nnvm::NodeEntry());
+  if (tls_recording && src.entry().node != nullptr) {
+    static const nnvm::Op* reshape = nnvm::Op::GetOrThrow("Reshape");
+    auto attrs = ParseAttrs(reshape, {{"shape", op::ReshapeSpecText(spec)},
+                                      {"reverse", reverse ? "True" : "False"}});
+    NDArray in = src;
+    RecordOp(*attrs, {&in}, {&view});
+  }
+  return view;
+}
+
+uint32_t Imperative::NumVisibleOutputs(const nnvm::NodeAttrs& attrs) {
+  static const auto& visible = nnvm::Op::GetAttr<FNumVisibleOutputs>("FNumVisibleOutputs");
+  if (visible.contains(attrs.op)) return visible[attrs.op](attrs);
+  return attrs.op->get_num_outputs ? attrs.op->get_num_outputs(attrs) : attrs.op->num_outputs;
+}
+
+std::vector<NDArray> Imperative::InvokeOp(const Context& default_ctx,
+                                          const std::shared_ptr<const nnvm::NodeAttrs>& attrs,
+                                          const std::vector<NDArray*>& inputs,
+                                          const std::vector<NDArray*>& out) {
+  const nnvm::Op* op = attrs->op;
+  uint32_t n_out = op->get_num_outputs ? op->get_num_outputs(*attrs) : op->num_outputs;
+  uint32_t n_visible = NumVisibleOutputs(*attrs);
+  std::vector<NDArray> outs;
+  if (out.empty()) {
+    Invoke(default_ctx, attrs, inputs, &outs);
+    outs.resize(n_visible);
+    return outs;
+  }
+  CHECK(out.size() == n_out || out.size() == n_visible)
+      << "Operator " << op->name << " has " << n_out << " output(s) (" << n_visible
+      << " visible), given " << out.size() << " output arrays";
+  bool any_none = false;
+  for (NDArray* o : out) {
+    CHECK(o != nullptr) << "Operator " << op->name << ": an out= array is null";
+    any_none = any_none || o->is_none();
+  }
+  if (!any_none && out.size() == n_out) {
+    for (NDArray* o : out) outs.push_back(*o);
+    Invoke(default_ctx, attrs, inputs, &outs);
+    for (size_t i = 0; i < out.size(); ++i) out[i]->set_entry(outs[i].entry());
+  } else {
+    // Hidden outputs or none arrays: compute into new arrays, then hand the results over.
+    Invoke(default_ctx, attrs, inputs, &outs);
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (out[i]->is_none()) {
+        *out[i] = outs[i];
+      } else {
+        CopyFromTo(outs[i], *out[i]);
+        out[i]->set_entry(outs[i].entry());
+      }
+    }
+  }
+  std::vector<NDArray> result;
+  result.reserve(out.size());
+  for (NDArray* o : out) result.push_back(*o);
+  return result;
 }
 
 void Imperative::RecordExisting(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
@@ -246,7 +331,10 @@ void Imperative::RecordExisting(const nnvm::NodeAttrs& attrs, const std::vector<
 namespace mxnet {
 
 std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(
-    const nnvm::Op* op, std::unordered_map<std::string, std::string> kwargs) {
+    const nnvm::Op* op, std::unordered_map<std::string, std::string> kwargs, int num_inputs) {
+  if (num_inputs >= 0 && !op->key_var_num_args.empty()) {
+    kwargs.emplace(op->key_var_num_args, std::to_string(num_inputs));
+  }
   auto attrs = std::make_shared<nnvm::NodeAttrs>();
   attrs->op = op;
   attrs->dict = std::move(kwargs);

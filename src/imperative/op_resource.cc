@@ -1,22 +1,61 @@
-// Per-call resources of operators: worker-local temp space and counter-based random streams.
+// The resource manager: per-device temp-space copies over Storage, each serialized by an engine
+// variable, and the per-device seeds of counter-based random streams.
 #include "imperative/op_resource.h"
 
-#include <cstdlib>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
-#include "mxnet/op_attr_types.h"
+#include "common/env.h"
+#include "mxnet/engine.h"
 #include "mxnet/storage.h"
 
 namespace mxnet {
+namespace resource {
+
+// One copy of a device's temp space: a Storage block that grows to the largest request seen.
+// Only the kernel holding var (written by the call) touches it, so it needs no lock.
+class TempSpace {
+ public:
+  explicit TempSpace(const Context& ctx) : ctx_(ctx), var_(Engine::Get()->NewResourceVariable()) {}
+  engine::Var* var() const { return var_; }
+  void* Get(size_t bytes) {
+    if (handle_.size < bytes || handle_.dptr == nullptr) {
+      if (handle_.dptr != nullptr) Storage::Get()->Free(handle_);
+      handle_ = Storage::Handle();
+      size_t rounded = (std::max<size_t>(bytes, 1) + kStorageAlign - 1) / kStorageAlign *
+                       kStorageAlign;
+      handle_ = Storage::Get()->Alloc(rounded, ctx_);
+    }
+    return handle_.dptr;
+  }
+
+ private:
+  Context ctx_;
+  engine::Var* var_;
+  Storage::Handle handle_;
+};
+
+}  // namespace resource
+
 namespace {
 
-struct TempSpace {
-  void* ptr{nullptr};
-  size_t size{0};
-  ~TempSpace() { std::free(ptr); }
+struct DeviceTempSpaces {
+  std::vector<std::unique_ptr<resource::TempSpace>> copies;
+  size_t next{0};
 };
+
+struct ResourceManager {
+  std::mutex mu;
+  std::map<Context, DeviceTempSpaces> temp;
+};
+
+ResourceManager& Manager() {
+  static ResourceManager* m = new ResourceManager();  // lives for the whole process
+  return *m;
+}
 
 struct RandomStreams {
   std::mutex mu;
@@ -31,16 +70,32 @@ RandomStreams& Streams() {
 
 }  // namespace
 
-void* OpContext::RequestTempSpace(size_t bytes) const {
-  thread_local TempSpace space;
-  if (space.size < bytes) {
-    std::free(space.ptr);
-    size_t rounded = (bytes + kStorageAlign - 1) / kStorageAlign * kStorageAlign;
-    space.ptr = std::aligned_alloc(kStorageAlign, rounded);
-    CHECK(space.ptr != nullptr) << "temp space: out of memory allocating " << bytes << " bytes";
-    space.size = rounded;
+Resource RequestResource(const Context& ctx, const ResourceRequest& req) {
+  Resource r{req};
+  if (req.type != ResourceRequest::kTempSpace) return r;
+  ResourceManager& m = Manager();
+  std::lock_guard<std::mutex> lock(m.mu);
+  DeviceTempSpaces& dev = m.temp[ctx];
+  if (dev.copies.empty()) {
+    int64_t n = env::GetInt(ctx.dev_mask() == Context::kGPU ? "MXNET_GPU_TEMP_COPY"
+                                                           : "MXNET_CPU_TEMP_COPY");
+    for (int64_t i = 0; i < std::max<int64_t>(n, 1); ++i) {
+      dev.copies.push_back(std::make_unique<resource::TempSpace>(ctx));
+    }
   }
-  return space.ptr;
+  resource::TempSpace* space = dev.copies[dev.next++ % dev.copies.size()].get();
+  r.var = space->var();
+  r.space = space;
+  return r;
+}
+
+void* OpContext::RequestTempSpace(size_t bytes) const {
+  for (const Resource& r : requested) {
+    if (r.req.type == ResourceRequest::kTempSpace) return r.space->Get(bytes);
+  }
+  LOG(FATAL) << "Operator " << op_name << " asked for " << bytes << " bytes of temp space but "
+             << "does not declare ResourceRequest::kTempSpace in its FResourceRequest";
+  return nullptr;
 }
 
 void NextRandomStream(const Context& ctx, uint64_t* seed, uint64_t* stream) {

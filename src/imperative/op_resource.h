@@ -1,13 +1,20 @@
-// Per-call resources of operators: worker-local temp space and counter-based random streams.
+// The resource manager: temp space over Storage and counter-based random streams, handed to
+// an operator call as its FResourceRequest declares.
 #ifndef MXNET_IMPERATIVE_OP_RESOURCE_H_
 #define MXNET_IMPERATIVE_OP_RESOURCE_H_
 
 #include <cstdint>
 
 #include "mxnet/base.h"
+#include "mxnet/op_attr_types.h"
 
 namespace mxnet {
 
+/*! \brief The resource for req on ctx. Temp space is one of MXNET_CPU_TEMP_COPY (or
+ *  MXNET_GPU_TEMP_COPY) copies per device, handed out in turn; the caller adds its var to the
+ *  call's written variables so two users of one copy never overlap. Random resources carry no
+ *  state here (see NextRandomStream). */
+Resource RequestResource(const Context& ctx, const ResourceRequest& req);
 /*! \brief Seed of ctx and a fresh stream id for one random operator call. */
 void NextRandomStream(const Context& ctx, uint64_t* seed, uint64_t* stream);
 /*! \brief Reseed one device (ctx non-null) or all devices; streams restart at 0. */

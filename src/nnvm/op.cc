@@ -37,8 +37,14 @@ std::any* Op::AttrSlot(const std::string& attr_name, const std::function<void(st
 Op& Op::Register(const std::string& name) {
   Registry& reg = GetRegistry();
   std::lock_guard<std::recursive_mutex> lock(reg.mu);
+  // One name, one declaration: a second Register of a name would silently merge two
+  // definitions. Another name for the same op goes through add_alias.
   auto it = reg.by_name.find(name);
-  if (it != reg.by_name.end()) return *it->second;
+  if (it != reg.by_name.end()) {
+    LOG(FATAL) << "operator " << name << " is registered twice"
+               << (it->second->name == name ? "" : " (it is an alias of " + it->second->name + ")")
+               << ": each operator has one declaration; use add_alias for another name";
+  }
   reg.ops.push_back(std::make_unique<Op>());
   Op* op = reg.ops.back().get();
   op->name = name;
@@ -50,6 +56,11 @@ Op& Op::Register(const std::string& name) {
 Op& Op::add_alias(const std::string& alias) {
   Registry& reg = GetRegistry();
   std::lock_guard<std::recursive_mutex> lock(reg.mu);
+  auto it = reg.by_name.find(alias);
+  if (it != reg.by_name.end() && it->second != this) {
+    LOG(FATAL) << "operator " << name << ": alias " << alias << " is already the name of operator "
+               << it->second->name;
+  }
   reg.by_name[alias] = this;
   return *this;
 }

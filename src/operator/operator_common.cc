@@ -7,14 +7,31 @@
 namespace mxnet {
 namespace op {
 
-std::string InputName(const NodeAttrs& attrs, size_t i) {
+std::vector<std::string> ListInputNames(const NodeAttrs& attrs) {
   static const auto& names = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
-  if (attrs.op && names.contains(attrs.op)) {
-    std::vector<std::string> v = names[attrs.op](attrs);
-    if (i < v.size()) return v[i];
+  if (attrs.op == nullptr) return {};
+  if (names.contains(attrs.op)) return names[attrs.op](attrs);
+  std::vector<std::string> v;
+  for (const auto& a : attrs.op->arguments) {
+    if (a.type.rfind("NDArray", 0) == 0 || a.type.rfind("Symbol", 0) == 0) v.push_back(a.name);
   }
-  if (attrs.op && i < attrs.op->arguments.size()) return attrs.op->arguments[i].name;
+  return v;
+}
+
+std::string InputName(const NodeAttrs& attrs, size_t i) {
+  std::vector<std::string> v = ListInputNames(attrs);
+  if (i < v.size()) return v[i];
   return "input" + std::to_string(i);
+}
+
+bool FirstInputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  AssignType(attrs, "output", &(*out)[0], (*in)[0]);
+  AssignType(attrs, InputName(attrs, 0), &(*in)[0], (*out)[0]);
+  return (*out)[0] >= 0;
+}
+
+std::vector<NodeEntry> NoGradient(const ObjectPtr& n, const std::vector<NodeEntry>&) {
+  return std::vector<NodeEntry>(n->inputs.size());
 }
 
 void ShapeError(const NodeAttrs& attrs, const std::string& arg, const TShape& expected,

@@ -7,8 +7,11 @@
 #include <dmlc/parameter.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -30,9 +33,32 @@ using nnvm::ObjectPtr;
 
 // dtype dispatch: MXNET_TYPE_SWITCH and friends live in common/type_switch.h.
 
-/*! \brief Compute type of DType: float for half_t, else DType. */
+// ---------------------------------------------------------------- compute types
+/*! \brief Type sums and products of DType accumulate in: float for half_t, else DType. */
 template <typename DType> struct AccType { using type = DType; };
 template <> struct AccType<half_t> { using type = float; };
+
+/*! \brief Type a math function of DType is evaluated in: double for float64 and 32/64-bit
+ *  integers (exact for their values), float otherwise (float16 and 8-bit types). */
+template <typename DType> struct MathType { using type = float; };
+template <> struct MathType<double> { using type = double; };
+template <> struct MathType<int32_t> { using type = double; };
+template <> struct MathType<int64_t> { using type = double; };
+
+/*! \brief A double scalar argument as DType: bool means "not zero", integers wrap through
+ *  int64 like C's conversions of in-range values, float16 rounds through float. */
+template <typename DType>
+inline DType ScalarAs(double v) {
+  if constexpr (std::is_same<DType, bool>::value) {
+    return v != 0.0;
+  } else if constexpr (std::is_integral<DType>::value) {
+    return static_cast<DType>(static_cast<int64_t>(v));
+  } else if constexpr (std::is_same<DType, half_t>::value) {
+    return half_t(static_cast<float>(v));
+  } else {
+    return static_cast<DType>(v);
+  }
+}
 
 // ---------------------------------------------------------------- parallel loops
 /*! \brief Elements below which a loop stays on one thread. */
@@ -105,6 +131,11 @@ bool FixedOutputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<i
  *  or a size-1 dim for broadcast_* ops, numpy-style extension to the left is accepted). */
 bool BinaryBroadcastShape(const NodeAttrs& attrs, std::vector<TShape>* in,
                           std::vector<TShape>* out);
+/*! \brief Output dtype follows input 0; other inputs are free (the `like` of reshape_like). */
+bool FirstInputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out);
+/*! \brief The op's input names: its FListInputNames when declared, else the names of its
+ *  declared NDArray arguments (add_argument(name, "NDArray-or-Symbol", ...)). */
+std::vector<std::string> ListInputNames(const NodeAttrs& attrs);
 /*! \brief Name of input i as the op lists it (for messages). */
 std::string InputName(const NodeAttrs& attrs, size_t i);
 
@@ -112,6 +143,16 @@ std::string InputName(const NodeAttrs& attrs, size_t i);
 /*! \brief FListInputNames returning fixed names. */
 inline FListInputNames InputNames(std::vector<std::string> names) {
   return [names = std::move(names)](const NodeAttrs&) { return names; };
+}
+/*! \brief Every dtype the framework has, in the dtype table's order. */
+constexpr std::initializer_list<int> kAllDTypes = {kFloat32, kFloat64, kFloat16, kUint8,
+                                                   kInt8,    kInt32,   kInt64,   kBool};
+/*! \brief Add dtypes as the enum values of a dtype argument, named as the dtype table names
+ *  them: AddDTypeEnums(DMLC_DECLARE_FIELD(dtype), {kFloat32, kFloat64}).set_default(...). */
+template <typename Field>
+Field& AddDTypeEnums(Field& field, std::initializer_list<int> dtypes) {
+  for (int t : dtypes) field.add_enum(DTypeName(t), t);
+  return field;
 }
 /*! \brief FResourceRequest asking for temp space only. */
 inline std::vector<ResourceRequest> TempSpaceRequest(const NodeAttrs&) {
@@ -127,6 +168,10 @@ NodeEntry MakeNode(const char* op_name, const std::string& name, std::vector<Nod
 inline NodeEntry Out(const ObjectPtr& n, uint32_t i = 0) { return NodeEntry(n, i, 0); }
 /*! \brief Gradient of zero for each input of n. */
 std::vector<NodeEntry> ZeroGrads(const ObjectPtr& n);
+/*! \brief FGradient of an op whose inputs get no gradient at all (samplers). */
+std::vector<NodeEntry> NoGradient(const ObjectPtr& n, const std::vector<NodeEntry>& ograds);
+/*! \brief Name of the backward node of the forward node n. */
+inline std::string GradName(const ObjectPtr& n) { return n->attrs.name + "_backward"; }
 /*! \brief Text of a double exactly as Python's repr would parse back. */
 std::string ScalarText(double v);
 

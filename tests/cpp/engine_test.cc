@@ -286,6 +286,27 @@ TEST_P(EngineTest, write_to_failed_var_is_skipped_until_a_no_skip_write_clears_i
       << "an error no var wait reported is reported by WaitForAll";
 }
 
+TEST_P(EngineTest, resource_var_orders_its_users_but_keeps_no_error) {
+  VarHandle res = engine_->NewResourceVariable();
+  vars_.push_back(res);
+  VarHandle out1 = NewVar(), out2 = NewVar();
+  std::vector<int> order;
+  bool second_ran = false;
+  Run([&] {
+    order.push_back(1);
+    throw std::runtime_error("kernel failed");
+  }, {}, {out1, res});
+  Run([&] {
+    order.push_back(2);
+    second_ran = true;
+  }, {}, {out2, res});
+  EXPECT_TRUE(HasError(WaitVar(out1), "kernel failed"));
+  EXPECT_EQ(WaitVar(out2), "");
+  EXPECT_TRUE(second_ran) << "a later user of the resource must run after a failure";
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  EXPECT_EQ(WaitVar(res), "");
+}
+
 TEST_P(EngineTest, wait_for_all_rethrows_then_clears) {
   std::vector<VarHandle> failed;
   int ok_count = 0;

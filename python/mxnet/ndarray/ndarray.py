@@ -116,97 +116,20 @@ def _astype(self, dtype, copy=True):
 
 
 def _reshape(self, *shape, **kwargs):
+    """A view in the new shape (MXNet's reshape rule, applied in C++; recorded for autograd)."""
     if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
         shape = shape[0]
     elif not shape:
         shape = kwargs.get("shape")
         if shape is None:
             raise TypeError("reshape() takes a shape")
-    reverse = kwargs.get("reverse", False)
-    shape = tuple(int(s) for s in shape)
-    target = _infer_reshape(self.shape, shape, reverse)
-    if self._is_recorded:
-        return _op.reshape(self, shape=shape, reverse=reverse)
-    return self._reshape_view(target)
-
-
-def _infer_reshape(src, shape, reverse=False):
-    """MXNet's Reshape special values: 0 copy, -1 infer, -2 copy rest, -3 merge two, -4 split."""
-    if reverse:
-        src_r = tuple(reversed(src))
-        shape_r = list(reversed(shape))
-        # -4 takes the two following values, which must stay in order after reversing.
-        out = _infer_reshape(src_r, tuple(_reverse_minus4(shape_r)), False)
-        return tuple(reversed(out))
-    out = []
-    i = 0  # position in src
-    j = 0
-    infer = -1
-    while j < len(shape):
-        s = shape[j]
-        if s > 0:
-            out.append(s)
-            i += 1
-        elif s == 0:
-            if i >= len(src):
-                raise MXNetError("Reshape: shape %s uses 0 past the input's ndim %d" % (shape, len(src)))
-            out.append(src[i])
-            i += 1
-        elif s == -1:
-            if infer >= 0:
-                raise MXNetError("Reshape: shape %s has more than one -1" % (shape,))
-            infer = len(out)
-            out.append(1)
-            i += 1
-        elif s == -2:
-            out.extend(src[i:])
-            i = len(src)
-        elif s == -3:
-            if i + 1 >= len(src):
-                raise MXNetError("Reshape: -3 in %s needs two input dims" % (shape,))
-            out.append(src[i] * src[i + 1])
-            i += 2
-        elif s == -4:
-            if j + 2 >= len(shape) + 0 or i >= len(src):
-                raise MXNetError("Reshape: -4 in %s needs two following values" % (shape,))
-            d0, d1 = shape[j + 1], shape[j + 2]
-            d = src[i]
-            if d0 == -1 and d1 == -1:
-                raise MXNetError("Reshape: -4 split cannot infer both %s" % (shape,))
-            if d0 == -1:
-                d0 = d // d1
-            if d1 == -1:
-                d1 = d // d0
-            if d0 * d1 != d:
-                raise MXNetError("Reshape: cannot split dim %d into %d x %d" % (d, d0, d1))
-            out.extend([d0, d1])
-            i += 1
-            j += 2
-        else:
-            raise MXNetError("Reshape: invalid value %d in shape %s" % (s, shape))
-        j += 1
-    total = int(np.prod(src)) if src else 1
-    if infer >= 0:
-        known = int(np.prod([d for k, d in enumerate(out) if k != infer])) if len(out) > 1 else 1
-        if known == 0 or total % known != 0:
-            raise MXNetError("Reshape: cannot reshape array of shape %s into shape %s"
-                             % (tuple(src), tuple(shape)))
-        out[infer] = total // known
-    if int(np.prod(out)) != total:
-        raise MXNetError("Reshape: cannot reshape array of shape %s into shape %s"
-                         % (tuple(src), tuple(shape)))
-    return tuple(out)
-
-
-def _reverse_minus4(shape_r):
-    out = list(shape_r)
-    k = 0
-    while k < len(out):
-        if k >= 2 and out[k] == -4:
-            out[k - 2], out[k - 1], out[k] = out[k], out[k - 1], out[k - 2]
-            out[k - 2:k + 1] = [-4, out[k - 1], out[k]]
-        k += 1
-    return out
+        if isinstance(shape, (int, np.integer)):
+            shape = (shape,)
+    unknown = [k for k in kwargs if k not in ("shape", "reverse")]
+    if unknown:
+        raise TypeError("Got unknown keywords in reshape: %s. Accepted keyword arguments are "
+                        "'shape' and 'reverse'." % ", ".join(unknown))
+    return self._reshape_with_record([int(s) for s in shape], bool(kwargs.get("reverse", False)))
 
 
 def _attach_grad(self, grad_req="write", stype=None):

@@ -17,9 +17,9 @@ struct MultiSampleParam : public dmlc::Parameter<MultiSampleParam> {
   DMLC_DECLARE_PARAMETER(MultiSampleParam) {
     DMLC_DECLARE_FIELD(shape).set_default(ShapeArg())
         .describe("Shape to be sampled from each random distribution.");
-    DMLC_DECLARE_FIELD(dtype)
-        .add_enum("None", -1).add_enum("float16", kFloat16).add_enum("float32", kFloat32)
-        .add_enum("float64", kFloat64).set_default(-1)
+    AddDTypeEnums(DMLC_DECLARE_FIELD(dtype).add_enum("None", -1),
+                  {kFloat16, kFloat32, kFloat64})
+        .set_default(-1)
         .describe("DType of the output in case this can't be inferred. Defaults to float32 if "
                   "not defined (dtype=None).");
   }
@@ -114,9 +114,6 @@ void MultiSampleCompute(const NodeAttrs& attrs, const OpContext& ctx, const std:
   }
 }
 
-std::vector<NodeEntry> NoGradient(const ObjectPtr& n, const std::vector<NodeEntry>&) {
-  return std::vector<NodeEntry>(n->inputs.size());
-}
 
 template <typename Dist>
 void RegisterMultiSample(const char* name, const char* alias, const std::string& doc,

@@ -22,9 +22,8 @@ struct SampleMultinomialParam : public dmlc::Parameter<SampleMultinomialParam> {
         .describe("Whether to also return the log probability of sampled result. This is usually "
                   "used for differentiating through stochastic variables, e.g. in reinforcement "
                   "learning.");
-    DMLC_DECLARE_FIELD(dtype)
-        .add_enum("uint8", kUint8).add_enum("int32", kInt32).add_enum("float16", kFloat16)
-        .add_enum("float32", kFloat32).add_enum("float64", kFloat64).set_default(kInt32)
+    AddDTypeEnums(DMLC_DECLARE_FIELD(dtype), {kUint8, kInt32, kFloat16, kFloat32, kFloat64})
+        .set_default(kInt32)
         .describe("DType of the output in case this can't be inferred.");
   }
 };
@@ -151,8 +150,6 @@ a gradient (e.g. a reward in reinforcement learning) flows back to *data*.
     .add_argument("data", "NDArray-or-Symbol",
                   "Distribution probabilities. Must sum to one on the last axis.")
     .add_arguments(SampleMultinomialParam::__FIELDS__())
-    .set_attr<FListInputNames>("FListInputNames",
-                               InputNames({"data"}))
     .set_attr<FInferShape>("FInferShape", MultinomialShape)
     .set_attr<FInferType>("FInferType", MultinomialType)
     .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {

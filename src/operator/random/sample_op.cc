@@ -16,9 +16,9 @@ namespace op {
   DMLC_DECLARE_FIELD(shape).set_default(ShapeArg()).describe("Shape of the output.");       \
   DMLC_DECLARE_FIELD(ctx).set_default("").describe(                                         \
       "Context of output, in format [cpu|gpu|cpu_pinned](n). Only used for imperative calls."); \
-  DMLC_DECLARE_FIELD(dtype)                                                                 \
-      .add_enum("None", -1).add_enum("float32", kFloat32).add_enum("float64", kFloat64)     \
-      .add_enum("float16", kFloat16).set_default(-1)                                        \
+  AddDTypeEnums(DMLC_DECLARE_FIELD(dtype).add_enum("None", -1),                            \
+                {kFloat32, kFloat64, kFloat16})                                             \
+      .set_default(-1)                                                                      \
       .describe("DType of the output in case this can't be inferred. Defaults to float32 if " \
                 "not defined (dtype=None).")
 
@@ -218,9 +218,6 @@ std::vector<ResourceRequest> RandomResource(const NodeAttrs&) {
   return {ResourceRequest::kRandom};
 }
 
-std::vector<NodeEntry> NoGradient(const ObjectPtr& n, const std::vector<NodeEntry>&) {
-  return std::vector<NodeEntry>(n->inputs.size());
-}
 
 template <typename Dist, typename PType>
 void RegisterSample(const char* name, const char* doc, std::vector<const char*> aliases) {
@@ -246,7 +243,6 @@ void RegisterSampleLike(const char* name, const char* doc) {
       .set_attr_parser(ParamParser<PType>)
       .add_argument("data", "NDArray-or-Symbol", "The input");
   op.add_arguments(PType::__FIELDS__());
-  op.set_attr<FListInputNames>("FListInputNames", InputNames({"data"}));
   op.set_attr<FInferShape>("FInferShape", ElemwiseShape);
   op.set_attr<FInferType>("FInferType", LikeType);
   op.set_attr<FResourceRequest>("FResourceRequest", RandomResource);

@@ -66,8 +66,6 @@ not change: for a 2-D array the rows are permuted, each row staying intact.
     .set_num_inputs(1)
     .set_num_outputs(1)
     .add_argument("data", "NDArray-or-Symbol", "Data to be shuffled.")
-    .set_attr<FListInputNames>("FListInputNames",
-                               InputNames({"data"}))
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {

@@ -160,11 +160,6 @@ bool BroadcastLikeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::ve
   return true;
 }
 
-bool FirstInputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
-  AssignType(attrs, "output", &(*out)[0], (*in)[0]);
-  if ((*in)[0] < 0) (*in)[0] = (*out)[0];
-  return (*out)[0] >= 0 && (*in)[1] >= 0;
-}
 
 // ---------------------------------------------------------------- _reduce_to_like
 /*! \brief Axes of data summed away to reach like's shape (leading extra axes, and axes where
@@ -202,7 +197,6 @@ void ReduceToLikeForward(const NodeAttrs& attrs, const OpContext& ctx, const std
 }
 
 // ---------------------------------------------------------------- gradients
-std::string GradName(const ObjectPtr& n) { return n->attrs.name + "_backward"; }
 
 std::vector<NodeEntry> BroadcastGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   std::vector<NodeEntry> ret{MakeNode("_reduce_to_like", GradName(n), {og[0], n->inputs[0]})};
@@ -214,7 +208,6 @@ std::vector<NodeEntry> ReduceToLikeGrad(const ObjectPtr& n, const std::vector<No
   return {MakeNode("broadcast_like", GradName(n), {og[0], n->inputs[0]}), NodeEntry()};
 }
 
-std::vector<std::string> DataName(const NodeAttrs&) { return {"data"}; }
 const bool kRegistered [[maybe_unused]] = [] {
   nnvm::Op::Register("broadcast_to")
       .describe("Broadcasts the input array to a new shape: axes of size 1 are repeated.")
@@ -223,7 +216,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The input")
       .add_arguments(BroadcastToParam::__FIELDS__())
       .set_attr_parser(ParamParser<BroadcastToParam>)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", BroadcastToShape)
       .set_attr<FInferType>("FInferType", ElemwiseType)
       .set_attr<FCompute>("FCompute<cpu>", BroadcastForward)
@@ -237,7 +229,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The input")
       .add_arguments(BroadcastAxesParam::__FIELDS__())
       .set_attr_parser(ParamParser<BroadcastAxesParam>)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", BroadcastAxisShape)
       .set_attr<FInferType>("FInferType", ElemwiseType)
       .set_attr<FCompute>("FCompute<cpu>", BroadcastForward)

@@ -84,7 +84,9 @@ std::vector<NodeEntry> HypotGrad(const ObjectPtr& n, const std::vector<NodeEntry
 }
 
 template <typename Op>
-void RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broadcast) {
+nnvm::Op& RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broadcast,
+                         std::initializer_list<const char*> aliases = {}) {
+  for (const char* a : aliases) reg.add_alias(a);
   reg.describe(doc)
       .set_num_inputs(2)
       .set_num_outputs(1)
@@ -102,23 +104,30 @@ void RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broadcast)
   } else {
     reg.set_attr<TIsNonDifferentiable>("TIsNonDifferentiable", true);
   }
+  return reg;
 }
 
-#define MXNET_REGISTER_BINARY_(name, functor, grad, broadcast, doc)            \
-  static bool __reg_##name [[maybe_unused]] = (RegisterBinary<mshadow_op::functor>( \
-      ::nnvm::Op::Register(#name), doc, grad, broadcast), true)
+#define MXNET_REGISTER_BINARY_(name, functor, grad, broadcast, doc, ...)                 \
+  static bool __reg_##name [[maybe_unused]] = (RegisterBinary<mshadow_op::functor>(      \
+      ::nnvm::Op::Register(#name), doc, grad, broadcast, {__VA_ARGS__}), true)
 
 // Same-shape forms (MXNet's elemwise_*; also reached as _plus, _minus, ...).
-MXNET_REGISTER_BINARY_(elemwise_add, plus, AddGrad, false, "Adds arguments element-wise.");
-MXNET_REGISTER_BINARY_(elemwise_sub, minus, SubGrad, false, "Subtracts arguments element-wise.");
-MXNET_REGISTER_BINARY_(elemwise_mul, mul, MulGrad, false, "Multiplies arguments element-wise.");
-MXNET_REGISTER_BINARY_(elemwise_div, div, DivGrad, false, "Divides arguments element-wise.");
+MXNET_REGISTER_BINARY_(elemwise_add, plus, AddGrad, false, "Adds arguments element-wise.",
+                       "_plus", "_add", "_Plus");
+MXNET_REGISTER_BINARY_(elemwise_sub, minus, SubGrad, false, "Subtracts arguments element-wise.",
+                       "_minus", "_sub", "_Minus");
+MXNET_REGISTER_BINARY_(elemwise_mul, mul, MulGrad, false, "Multiplies arguments element-wise.",
+                       "_mul", "_Mul");
+MXNET_REGISTER_BINARY_(elemwise_div, div, DivGrad, false, "Divides arguments element-wise.",
+                       "_div", "_Div");
 
 // Broadcasting forms.
 MXNET_REGISTER_BINARY_(broadcast_add, plus, AddGrad, true,
-                       "Returns element-wise sum of the input arrays with broadcasting.");
+                       "Returns element-wise sum of the input arrays with broadcasting.",
+                       "broadcast_plus");
 MXNET_REGISTER_BINARY_(broadcast_sub, minus, SubGrad, true,
-                       "Returns element-wise difference of the input arrays with broadcasting.");
+                       "Returns element-wise difference of the input arrays with broadcasting.",
+                       "broadcast_minus");
 MXNET_REGISTER_BINARY_(broadcast_mul, mul, MulGrad, true,
                        "Returns element-wise product of the input arrays with broadcasting.");
 MXNET_REGISTER_BINARY_(broadcast_div, div, DivGrad, true,
@@ -160,16 +169,7 @@ MXNET_REGISTER_BINARY_(broadcast_logical_or, logical_or, nullptr, true,
 MXNET_REGISTER_BINARY_(broadcast_logical_xor, logical_xor, nullptr, true,
                        "Returns the result of element-wise logical xor with broadcasting.");
 
-// Aliases MXNet 1.9 also accepts.
-static bool __aliases [[maybe_unused]] = [] {
-  nnvm::Op::Register("elemwise_add").add_alias("_plus").add_alias("_add").add_alias("_Plus");
-  nnvm::Op::Register("elemwise_sub").add_alias("_minus").add_alias("_sub").add_alias("_Minus");
-  nnvm::Op::Register("elemwise_mul").add_alias("_mul").add_alias("_Mul");
-  nnvm::Op::Register("elemwise_div").add_alias("_div").add_alias("_Div");
-  nnvm::Op::Register("broadcast_add").add_alias("broadcast_plus");
-  nnvm::Op::Register("broadcast_sub").add_alias("broadcast_minus");
-  return true;
-}();
+
 
 }  // namespace
 }  // namespace op

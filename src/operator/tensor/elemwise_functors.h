@@ -5,14 +5,14 @@
 #include <cmath>
 #include <type_traits>
 
-#include "mxnet/half.h"
+#include "operator/operator_common.h"
 
 namespace mxnet {
 namespace op {
 namespace mshadow_op {
 
 template <typename T>
-using Acc = typename std::conditional<std::is_same<T, half_t>::value, float, T>::type;
+using Acc = typename AccType<T>::type;  // the one compute-type rule of operator_common.h
 
 struct plus { template <typename T> static T Map(T a, T b) { return T(Acc<T>(a) + Acc<T>(b)); } };
 struct minus { template <typename T> static T Map(T a, T b) { return T(Acc<T>(a) - Acc<T>(b)); } };

@@ -23,16 +23,6 @@ namespace {
 
 using GradFn = std::vector<NodeEntry> (*)(const ObjectPtr&, const std::vector<NodeEntry>&);
 
-#define MXNET_ADD_DTYPE_ENUMS_(field)        \
-  field.add_enum("float32", kFloat32)        \
-      .add_enum("float64", kFloat64)         \
-      .add_enum("float16", kFloat16)         \
-      .add_enum("uint8", kUint8)             \
-      .add_enum("int8", kInt8)               \
-      .add_enum("int32", kInt32)             \
-      .add_enum("int64", kInt64)             \
-      .add_enum("bool", kBool)
-
 // ---------------------------------------------------------------- add_n
 struct ElementWiseSumParam : public dmlc::Parameter<ElementWiseSumParam> {
   int num_args;
@@ -194,7 +184,7 @@ std::vector<NodeEntry> WhereGrad(const ObjectPtr& n, const std::vector<NodeEntry
 struct CastParam : public dmlc::Parameter<CastParam> {
   int dtype;
   DMLC_DECLARE_PARAMETER(CastParam) {
-    MXNET_ADD_DTYPE_ENUMS_(DMLC_DECLARE_FIELD(dtype)).describe("Output data type.");
+    AddDTypeEnums(DMLC_DECLARE_FIELD(dtype), kAllDTypes).describe("Output data type.");
   }
 };
 DMLC_REGISTER_PARAMETER(CastParam);
@@ -264,8 +254,6 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .set_attr_parser(ParamParser<ClipParam>)
       .add_argument("data", "NDArray-or-Symbol", "Input array.")
       .add_arguments(ClipParam::__FIELDS__())
-      .set_attr<FListInputNames>("FListInputNames",
-                                 InputNames({"data"}))
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", NumericElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
@@ -295,8 +283,6 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .set_attr_parser(ParamParser<CastParam>)
       .add_argument("data", "NDArray-or-Symbol", "The input.")
       .add_arguments(CastParam::__FIELDS__())
-      .set_attr<FListInputNames>("FListInputNames",
-                                 InputNames({"data"}))
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", CastType)
       .set_attr<FCompute>("FCompute<cpu>", CastCompute)

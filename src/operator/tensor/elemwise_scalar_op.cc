@@ -100,7 +100,6 @@ MXNET_SCALAR_GRAD_(GradHypot, Mul(n, g, Div(n, x, y)))
 #undef MXNET_SCALAR_GRAD_
 
 // ---------------------------------------------------------------- registration
-std::vector<std::string> DataInputName(const NodeAttrs&) { return {"data"}; }
 std::vector<std::pair<int, int>> InplaceInOut(const NodeAttrs&) { return {{0, 0}}; }
 bool RegisterScalar(const char* name, const char* alias, const char* doc, FCompute fcompute,
                     GradFn grad) {
@@ -111,7 +110,6 @@ bool RegisterScalar(const char* name, const char* alias, const char* doc, FCompu
       .set_attr_parser(ParamParser<ElemwiseScalarParam>)
       .add_argument("data", "NDArray-or-Symbol", "The input array.")
       .add_arguments(ElemwiseScalarParam::__FIELDS__())
-      .set_attr<FListInputNames>("FListInputNames", DataInputName)
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", ScalarType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceInOut)

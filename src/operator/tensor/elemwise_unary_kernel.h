@@ -12,13 +12,6 @@
 namespace mxnet {
 namespace op {
 
-/*! \brief Type a math function of DType is evaluated in: double for float64 and 32/64-bit
- *  integers (exact for their values), float otherwise (float16 and 8-bit types). */
-template <typename DType> struct MathType { using type = float; };
-template <> struct MathType<double> { using type = double; };
-template <> struct MathType<int32_t> { using type = double; };
-template <> struct MathType<int64_t> { using type = double; };
-
 /*! \brief v converted to To as a C cast would, with float16 going through float and
  *  bool meaning "not zero". */
 template <typename To, typename From>
@@ -36,18 +29,6 @@ inline To ConvertValue(From v) {
   }
 }
 
-/*! \brief A double scalar argument as DType: integers wrap through int64 like C's
- *  conversions of in-range values, floats round. */
-template <typename DType>
-inline DType ScalarAs(double v) {
-  if constexpr (std::is_same<DType, bool>::value) {
-    return v != 0.0;
-  } else if constexpr (std::is_integral<DType>::value) {
-    return static_cast<DType>(static_cast<int64_t>(v));
-  } else {
-    return DType(v);
-  }
-}
 
 /*! \brief out[i] = fn(in[i]) for i < n, honouring req, on all OpenMP threads. */
 template <typename OType, typename IType, typename Fn>

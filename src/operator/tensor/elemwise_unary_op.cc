@@ -161,19 +161,17 @@ MXNET_UNARY_GRAD_(GradDigamma, Mul(n, g, U("_trigamma", n, x)))
 #undef MXNET_UNARY_GRAD_
 
 // ---------------------------------------------------------------- registration
-std::vector<std::string> DataInputName(const NodeAttrs&) { return {"data"}; }
 std::vector<std::pair<int, int>> InplaceInOut(const NodeAttrs&) { return {{0, 0}}; }
 
 /*! \brief Declare a unary op: grad nullptr marks it non-differentiable (no gradient flows,
  *  which autograd reports as zeros) unless no_grad_is_error; with_bool lets it take bool. */
-bool RegisterUnary(const char* name, const char* doc, FCompute fcompute, bool with_bool,
-                   GradFn grad, bool no_grad_is_error = false) {
+nnvm::Op& RegisterUnary(const char* name, const char* doc, FCompute fcompute, bool with_bool,
+                        GradFn grad, bool no_grad_is_error = false) {
   nnvm::Op& reg = nnvm::Op::Register(name);
   reg.describe(doc)
       .set_num_inputs(1)
       .set_num_outputs(1)
       .add_argument("data", "NDArray-or-Symbol", "The input array.")
-      .set_attr<FListInputNames>("FListInputNames", DataInputName)
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", with_bool ? ElemwiseType : NumericElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceInOut)
@@ -183,21 +181,29 @@ bool RegisterUnary(const char* name, const char* doc, FCompute fcompute, bool wi
   } else if (!no_grad_is_error) {
     reg.set_attr<TIsNonDifferentiable>("TIsNonDifferentiable", true);
   }
-  return true;
+  return reg;
 }
 
 #define MXNET_UNARY_(name, functor, grad, doc)                                              \
   const bool reg_unary_##name##_ [[maybe_unused]] =                                        \
-      RegisterUnary(#name, doc, UnaryCompute<unary_op::functor, false>, false, grad)
+      (RegisterUnary(#name, doc, UnaryCompute<unary_op::functor, false>, false, grad), true)
 #define MXNET_UNARY_ANY_(name, functor, grad, doc)                                          \
   const bool reg_unary_##name##_ [[maybe_unused]] =                                        \
-      RegisterUnary(#name, doc, UnaryCompute<unary_op::functor, true>, true, grad)
+      (RegisterUnary(#name, doc, UnaryCompute<unary_op::functor, true>, true, grad), true)
 
 // Identity-like operators (every dtype, bool included).
-MXNET_UNARY_ANY_(_copy, identity, GradIdentity, "Returns a copy of the input.");
-MXNET_UNARY_ANY_(BlockGrad, identity, nullptr,
-                 "Stops gradient computation: the output equals the input, and no gradient "
-                 "flows back to the input (its gradient is zero).");
+const bool reg_unary__copy_ [[maybe_unused]] =
+    (RegisterUnary("_copy", "Returns a copy of the input.",
+                   UnaryCompute<unary_op::identity, true>, true, GradIdentity)
+         .add_alias("identity"),
+     true);
+const bool reg_unary_BlockGrad_ [[maybe_unused]] =
+    (RegisterUnary("BlockGrad",
+                   "Stops gradient computation: the output equals the input, and no gradient "
+                   "flows back to the input (its gradient is zero).",
+                   UnaryCompute<unary_op::identity, true>, true, nullptr)
+         .add_alias("stop_gradient"),
+     true);
 MXNET_UNARY_ANY_(make_loss, identity, GradOnes,
                  "Marks the input as a loss: the output equals the input, and its gradient "
                  "is one for every element, whatever the head gradient.");
@@ -286,18 +292,13 @@ MXNET_UNARY_(_digamma, digamma, GradDigamma,
              "Digamma function psi(x), the derivative of gammaln (used by the gradients of "
              "gamma and gammaln).");
 // Differentiating _trigamma raises (no FGradient and not marked non-differentiable).
-const bool reg_unary__trigamma_ [[maybe_unused]] = RegisterUnary(
+const bool reg_unary__trigamma_ [[maybe_unused]] = (RegisterUnary(
     "_trigamma", "Trigamma function, the derivative of digamma (has no gradient itself).",
-    UnaryCompute<unary_op::trigamma, false>, false, nullptr, true);
+    UnaryCompute<unary_op::trigamma, false>, false, nullptr, true), true);
 
 #undef MXNET_UNARY_
 #undef MXNET_UNARY_ANY_
 
-const bool reg_unary_aliases_ [[maybe_unused]] = [] {
-  nnvm::Op::Register("_copy").add_alias("identity");
-  nnvm::Op::Register("BlockGrad").add_alias("stop_gradient");
-  return true;
-}();
 
 }  // namespace
 }  // namespace op

@@ -361,16 +361,8 @@ struct OneHotParam : public dmlc::Parameter<OneHotParam> {
         "The value assigned to the locations represented by indices.");
     DMLC_DECLARE_FIELD(off_value).set_default(0.0).describe(
         "The value assigned to the locations not represented by indices.");
-    DMLC_DECLARE_FIELD(dtype)
+    AddDTypeEnums(DMLC_DECLARE_FIELD(dtype), kAllDTypes)
         .set_default(kFloat32)
-        .add_enum("float32", kFloat32)
-        .add_enum("float64", kFloat64)
-        .add_enum("float16", kFloat16)
-        .add_enum("uint8", kUint8)
-        .add_enum("int8", kInt8)
-        .add_enum("int32", kInt32)
-        .add_enum("int64", kInt64)
-        .add_enum("bool", kBool)
         .describe("DType of the output");
   }
 };

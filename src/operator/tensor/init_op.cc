@@ -22,13 +22,7 @@ namespace {
       "Device of the output, as cpu(n), gpu(n) or cpu_pinned(n); only used for "       \
       "imperative calls.")
 #define MXNET_INIT_DTYPE_ENUMS_(field)                                                 \
-  field.add_enum("float32", kFloat32)                                                  \
-      .add_enum("float64", kFloat64)                                                   \
-      .add_enum("float16", kFloat16)                                                   \
-      .add_enum("uint8", kUint8)                                                       \
-      .add_enum("int8", kInt8)                                                         \
-      .add_enum("int32", kInt32)                                                       \
-      .add_enum("int64", kInt64)
+  AddDTypeEnums(field, {kFloat32, kFloat64, kFloat16, kUint8, kInt8, kInt32, kInt64})
 
 struct InitOpParam : public dmlc::Parameter<InitOpParam> {
   ShapeArg shape;
@@ -276,7 +270,6 @@ void LinspaceCompute(const NodeAttrs& attrs, const OpContext&, const std::vector
 
 // ---------------------------------------------------------------- registration
 std::vector<std::string> NoInputs(const NodeAttrs&) { return {}; }
-std::vector<std::string> DataInput(const NodeAttrs&) { return {"data"}; }
 
 void RegisterInit(const char* name, const char* doc,
                   const std::vector<dmlc::ParamFieldInfo>& fields, void (*parser)(NodeAttrs*),
@@ -300,7 +293,6 @@ nnvm::Op& RegisterLike(const char* name, const char* doc, FCompute fcompute) {
       .set_num_inputs(1)
       .set_num_outputs(1)
       .add_argument("data", "NDArray-or-Symbol", "The input; only its shape and dtype are used.")
-      .set_attr<FListInputNames>("FListInputNames", DataInput)
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", ElemwiseType)
       .set_attr<FCompute>("FCompute<cpu>", fcompute)

@@ -1,11 +1,89 @@
 // Shape operators that keep every element in order: Reshape (reshape), reshape_like,
 // Flatten (flatten), expand_dims, squeeze, and the shape readers shape_array, size_array.
 #include <algorithm>
+#include <sstream>
 
 #include "operator/tensor/matrix_op_common.h"
+#include "operator/tensor/reshape_rule.h"
 
 namespace mxnet {
 namespace op {
+
+namespace {
+[[noreturn]] void ReshapeError(const std::string& op_name, const std::vector<int64_t>& spec,
+                               const TShape& src, const std::string& why) {
+  LOG(FATAL) << "Operator " << op_name << ": argument shape=" << ReshapeSpecText(spec)
+             << " cannot reshape input of shape " << src << ": " << why;
+  throw;  // unreachable
+}
+}  // namespace
+
+std::string ReshapeSpecText(const std::vector<int64_t>& spec) {
+  std::ostringstream os;
+  os << IntTuple(spec);
+  return os.str();
+}
+
+TShape InferReshapeShape(const std::vector<int64_t>& param, const TShape& dshape, bool reverse,
+                         const std::string& op) {
+  std::vector<int64_t> spec(param);
+  std::vector<dim_t> src(dshape.begin(), dshape.end());
+  if (reverse) {
+    std::reverse(spec.begin(), spec.end());
+    std::reverse(src.begin(), src.end());
+  }
+  std::vector<dim_t> out;
+  size_t si = 0;
+  int inferred = -1;
+  for (size_t i = 0; i < spec.size(); ++i) {
+    int64_t v = spec[i];
+    if (v == 0) {
+      if (si >= src.size()) ReshapeError(op, param, dshape, "0 copies a dimension the input lacks");
+      out.push_back(src[si++]);
+    } else if (v == -1) {
+      if (inferred >= 0) ReshapeError(op, param, dshape, "only one dimension can be -1");
+      inferred = static_cast<int>(out.size());
+      out.push_back(1);
+      ++si;
+    } else if (v == -2) {
+      while (si < src.size()) out.push_back(src[si++]);
+    } else if (v == -3) {
+      if (si + 1 >= src.size()) ReshapeError(op, param, dshape, "-3 needs two input dimensions");
+      out.push_back(src[si] * src[si + 1]);
+      si += 2;
+    } else if (v == -4) {
+      if (i + 2 >= spec.size()) ReshapeError(op, param, dshape, "-4 must be followed by two values");
+      if (si >= src.size()) ReshapeError(op, param, dshape, "-4 splits a dimension the input lacks");
+      dim_t d0 = src[si++];
+      int64_t d1 = spec[++i], d2 = spec[++i];
+      if (d1 == -1 && d2 == -1) ReshapeError(op, param, dshape, "split dims cannot both be -1");
+      if (d1 == -1) d1 = d2 != 0 ? d0 / d2 : 0;
+      if (d2 == -1) d2 = d1 != 0 ? d0 / d1 : 0;
+      if (d1 < 0 || d2 < 0 || d1 * d2 != d0) {
+        ReshapeError(op, param, dshape, "split dims " + std::to_string(d1) + ", " +
+                     std::to_string(d2) + " do not divide dimension " + std::to_string(d0));
+      }
+      out.push_back(d1);
+      out.push_back(d2);
+    } else if (v > 0) {
+      out.push_back(v);
+      ++si;
+    } else {
+      ReshapeError(op, param, dshape, "invalid value " + std::to_string(v));
+    }
+  }
+  if (inferred >= 0) {
+    dim_t rest = 1;
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (static_cast<int>(k) != inferred) rest *= out[k];
+    }
+    if (rest == 0) ReshapeError(op, param, dshape, "cannot infer -1 next to a 0-size dimension");
+    out[inferred] = static_cast<dim_t>(dshape.Size()) / rest;
+  }
+  if (reverse) std::reverse(out.begin(), out.end());
+  return ShapeOf(out);
+}
+
 namespace {
 
 // ================================================================ Reshape
@@ -28,82 +106,14 @@ struct ReshapeParam : public dmlc::Parameter<ReshapeParam> {
 };
 DMLC_REGISTER_PARAMETER(ReshapeParam);
 
-[[noreturn]] void ReshapeError(const NodeAttrs& attrs, const IntTuple& shape, const TShape& d,
-                               const std::string& why) {
-  LOG(FATAL) << "Operator " << attrs.op->name << ": argument shape=" << shape
-             << " cannot reshape input of shape " << d << ": " << why;
-  throw;  // unreachable
-}
-
-// Applies MXNet's special values (0 copy, -1 infer, -2 copy rest, -3 merge two, -4 split one)
-// left to right over dshape.
-TShape InferReshape(const NodeAttrs& attrs, const IntTuple& param, const TShape& dshape,
-                    bool reverse) {
-  std::vector<int64_t> spec(param.begin(), param.end());
-  std::vector<dim_t> src(dshape.begin(), dshape.end());
-  if (reverse) {
-    std::reverse(spec.begin(), spec.end());
-    std::reverse(src.begin(), src.end());
-  }
-  std::vector<dim_t> out;
-  size_t si = 0;
-  int inferred = -1;
-  for (size_t i = 0; i < spec.size(); ++i) {
-    int64_t v = spec[i];
-    if (v == 0) {
-      if (si >= src.size()) ReshapeError(attrs, param, dshape, "0 copies a dimension the input lacks");
-      out.push_back(src[si++]);
-    } else if (v == -1) {
-      if (inferred >= 0) ReshapeError(attrs, param, dshape, "only one dimension can be -1");
-      inferred = static_cast<int>(out.size());
-      out.push_back(1);
-      ++si;
-    } else if (v == -2) {
-      while (si < src.size()) out.push_back(src[si++]);
-    } else if (v == -3) {
-      if (si + 1 >= src.size()) ReshapeError(attrs, param, dshape, "-3 needs two input dimensions");
-      out.push_back(src[si] * src[si + 1]);
-      si += 2;
-    } else if (v == -4) {
-      if (i + 2 >= spec.size()) ReshapeError(attrs, param, dshape, "-4 must be followed by two values");
-      if (si >= src.size()) ReshapeError(attrs, param, dshape, "-4 splits a dimension the input lacks");
-      dim_t d0 = src[si++];
-      int64_t d1 = spec[++i], d2 = spec[++i];
-      if (d1 == -1 && d2 == -1) ReshapeError(attrs, param, dshape, "split dims cannot both be -1");
-      if (d1 == -1) d1 = d2 != 0 ? d0 / d2 : 0;
-      if (d2 == -1) d2 = d1 != 0 ? d0 / d1 : 0;
-      if (d1 < 0 || d2 < 0 || d1 * d2 != d0) {
-        ReshapeError(attrs, param, dshape, "split dims " + std::to_string(d1) + ", " +
-                     std::to_string(d2) + " do not divide dimension " + std::to_string(d0));
-      }
-      out.push_back(d1);
-      out.push_back(d2);
-    } else if (v > 0) {
-      out.push_back(v);
-      ++si;
-    } else {
-      ReshapeError(attrs, param, dshape, "invalid value " + std::to_string(v));
-    }
-  }
-  if (inferred >= 0) {
-    dim_t rest = 1;
-    for (size_t k = 0; k < out.size(); ++k) {
-      if (static_cast<int>(k) != inferred) rest *= out[k];
-    }
-    if (rest == 0) ReshapeError(attrs, param, dshape, "cannot infer -1 next to a 0-size dimension");
-    out[inferred] = static_cast<dim_t>(dshape.Size()) / rest;
-  }
-  if (reverse) std::reverse(out.begin(), out.end());
-  return ShapeOf(out);
-}
-
 bool ReshapeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const ReshapeParam& p = Param<ReshapeParam>(attrs);
   const TShape& d = (*in)[0];
   if (!d.IsKnown()) return false;
   TShape o;
-  if (p.shape.ndim() > 0) {
-    o = InferReshape(attrs, p.shape, d, p.reverse);
+  // A given shape=() is the 0-d shape (a one-element array's view), not a missing argument.
+  if (p.shape.ndim() > 0 || attrs.dict.count("shape")) {
+    o = InferReshapeShape(p.shape.v, d, p.reverse, attrs.op->name);
   } else if (p.target_shape.ndim() > 0) {  // legacy: 0 marks the one inferred dim
     std::vector<dim_t> t(p.target_shape.begin(), p.target_shape.end());
     size_t start = p.keep_highest ? 1 : 0;

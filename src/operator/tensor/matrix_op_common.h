@@ -37,12 +37,6 @@ inline void IdentityCompute(const NodeAttrs&, const OpContext&, const std::vecto
   CopyElements(out[0].type_flag_, in[0].dptr_, out[0].dptr_, out[0].Size(), req[0]);
 }
 
-/*! \brief Output dtype follows input 0; other inputs are free (e.g. the `like` of reshape_like). */
-inline bool FirstInputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
-  AssignType(attrs, "output", &(*out)[0], (*in)[0]);
-  AssignType(attrs, InputName(attrs, 0), &(*in)[0], (*out)[0]);
-  return (*out)[0] >= 0;
-}
 
 /*! \brief (0, 0): output 0 may reuse input 0's memory. */
 inline std::vector<std::pair<int, int>> InplaceFirst(const NodeAttrs&) { return {{0, 0}}; }

@@ -38,14 +38,8 @@ struct NormParam : public dmlc::Parameter<NormParam> {
     DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<IntTuple>()).describe(
         "The axis or axes to reduce; None computes the norm of all elements (shape (1,)). With "
         "two or more axes the entrywise norm over them is computed.");
-    DMLC_DECLARE_FIELD(out_dtype)
+    AddDTypeEnums(DMLC_DECLARE_FIELD(out_dtype), {kFloat16, kFloat32, kFloat64, kInt32, kInt64, kInt8})
         .set_default(dmlc::optional<int>())
-        .add_enum("float16", kFloat16)
-        .add_enum("float32", kFloat32)
-        .add_enum("float64", kFloat64)
-        .add_enum("int32", kInt32)
-        .add_enum("int64", kInt64)
-        .add_enum("int8", kInt8)
         .describe("The dtype of the output; None keeps the input's.");
     DMLC_DECLARE_FIELD(keepdims).set_default(false).describe(
         "Keep each reduced axis in the result as a dimension of size one.");
@@ -84,7 +78,6 @@ DMLC_REGISTER_PARAMETER(NormParam);
 DMLC_REGISTER_PARAMETER(ReduceAxisParam);
 DMLC_REGISTER_PARAMETER(ExpandReducedParam);
 
-std::vector<std::string> DataName(const NodeAttrs&) { return {"data"}; }
 // ---------------------------------------------------------------- shape and type rules
 bool ReduceShapeImpl(const NodeAttrs& attrs, const TShape& s, const dmlc::optional<IntTuple>& axis,
                      bool keepdims, bool exclude, bool needs_elements, TShape* out) {
@@ -157,7 +150,6 @@ std::unordered_map<std::string, std::string> AxesKwargs(const ObjectPtr& n, bool
   return d;
 }
 
-std::string GradName(const ObjectPtr& n) { return n->attrs.name + "_backward"; }
 
 /*! \brief g (shaped like n's output) spread over n's input shape. */
 NodeEntry Expand(const ObjectPtr& n, NodeEntry g, bool normalize = false) {
@@ -328,16 +320,15 @@ std::vector<NodeEntry> ExpandReducedGrad(const ObjectPtr& n, const std::vector<N
 // ---------------------------------------------------------------- registration
 using GradFn = std::vector<NodeEntry> (*)(const ObjectPtr&, const std::vector<NodeEntry>&);
 
-void RegisterReduce(const char* name, const char* doc, FCompute fcompute, FInferShape shape,
-                    GradFn grad) {
-  nnvm::Op::Register(name)
+nnvm::Op& RegisterReduce(const char* name, const char* doc, FCompute fcompute,
+                         FInferShape shape, GradFn grad) {
+  return nnvm::Op::Register(name)
       .describe(doc)
       .set_num_inputs(1)
       .set_num_outputs(1)
       .add_argument("data", "NDArray-or-Symbol", "The input")
       .add_arguments(ReduceAxesParam::__FIELDS__())
       .set_attr_parser(ParamParser<ReduceAxesParam>)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", shape)
       .set_attr<FInferType>("FInferType", ElemwiseType)
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
@@ -350,26 +341,26 @@ const bool kRegistered [[maybe_unused]] = [] {
                  "Computes the sum of array elements over the given axes. Integers accumulate "
                  "in int64 and floats in double (float16 in float); the result has the input's "
                  "dtype.",
-                 ReduceAxesForward<ReduceKind::kSum>, ReduceAxesShape<false>, SumGrad);
+                 ReduceAxesForward<ReduceKind::kSum>, ReduceAxesShape<false>, SumGrad)
+      .add_alias("sum_axis");
   RegisterReduce("mean", "Computes the mean of array elements over the given axes.",
                  ReduceAxesForward<ReduceKind::kMean>, ReduceAxesShape<false>, MeanGrad);
   RegisterReduce("prod", "Computes the product of array elements over the given axes.",
                  ReduceAxesForward<ReduceKind::kProd>, ReduceAxesShape<false>, ProdGrad);
   RegisterReduce("max",
                  "Computes the maximum of array elements over the given axes; NaN propagates.",
-                 ReduceAxesForward<ReduceKind::kMax>, ReduceAxesShape<true>, MaxMinGrad);
+                 ReduceAxesForward<ReduceKind::kMax>, ReduceAxesShape<true>, MaxMinGrad)
+      .add_alias("max_axis");
   RegisterReduce("min",
                  "Computes the minimum of array elements over the given axes; NaN propagates.",
-                 ReduceAxesForward<ReduceKind::kMin>, ReduceAxesShape<true>, MaxMinGrad);
+                 ReduceAxesForward<ReduceKind::kMin>, ReduceAxesShape<true>, MaxMinGrad)
+      .add_alias("min_axis");
   RegisterReduce("nansum",
                  "Computes the sum of array elements over the given axes, treating NaN as 0.",
                  ReduceAxesForward<ReduceKind::kNanSum>, ReduceAxesShape<false>, NanSumGrad);
   RegisterReduce("nanprod",
                  "Computes the product of array elements over the given axes, treating NaN as 1.",
                  ReduceAxesForward<ReduceKind::kNanProd>, ReduceAxesShape<false>, NanProdGrad);
-  nnvm::Op::Register("sum").add_alias("sum_axis");
-  nnvm::Op::Register("max").add_alias("max_axis");
-  nnvm::Op::Register("min").add_alias("min_axis");
 
   nnvm::Op::Register("norm")
       .describe("Computes the L1 (ord=1) or L2 (ord=2) norm of the elements over the given axes "
@@ -379,7 +370,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The input")
       .add_arguments(NormParam::__FIELDS__())
       .set_attr_parser(NormParser)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", NormShape)
       .set_attr<FInferType>("FInferType", NormType)
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
@@ -397,7 +387,6 @@ const bool kRegistered [[maybe_unused]] = [] {
         .add_argument("data", "NDArray-or-Symbol", "The input")
         .add_arguments(ReduceAxisParam::__FIELDS__())
         .set_attr_parser(ParamParser<ReduceAxisParam>)
-        .set_attr<FListInputNames>("FListInputNames", DataName)
         .set_attr<FInferShape>("FInferShape", ArgReduceShape)
         .set_attr<FInferType>("FInferType", ArgReduceType)
         .set_attr<FCompute>("FCompute<cpu>", is_max ? ArgReduceForward<true>
@@ -410,7 +399,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .set_num_inputs(1)
       .set_num_outputs(1)
       .add_argument("data", "NDArray-or-Symbol", "The input array")
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", ArgReduceShape)
       .set_attr<FInferType>("FInferType", ArgReduceType)
       .set_attr<FCompute>("FCompute<cpu>", ArgReduceForward<true>)

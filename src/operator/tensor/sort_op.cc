@@ -17,13 +17,8 @@ namespace {
 
 enum TopKReturn { kReturnValue = 0, kReturnIndices = 1, kReturnMask = 2, kReturnBoth = 3 };
 
-#define MXNET_INDEX_DTYPE_ENUM_(field)    \
-  field.add_enum("float16", kFloat16)     \
-      .add_enum("float32", kFloat32)      \
-      .add_enum("float64", kFloat64)      \
-      .add_enum("int32", kInt32)          \
-      .add_enum("int64", kInt64)          \
-      .add_enum("uint8", kUint8)          \
+#define MXNET_INDEX_DTYPE_ENUM_(field)                                                   \
+  AddDTypeEnums(field, {kFloat16, kFloat32, kFloat64, kInt32, kInt64, kUint8})           \
       .set_default(kFloat32)
 
 struct TopKParam : public dmlc::Parameter<TopKParam> {
@@ -386,7 +381,6 @@ void TopKForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
   }
 }
 
-std::string GradName(const ObjectPtr& n) { return n->attrs.name + "_backward"; }
 
 std::unordered_map<std::string, std::string> Copy(const ObjectPtr& n,
                                                   std::initializer_list<const char*> keys) {
@@ -580,7 +574,6 @@ std::vector<NodeEntry> GatherGrad(const ObjectPtr& n, const std::vector<NodeEntr
 }
 
 // ---------------------------------------------------------------- registration
-std::vector<std::string> DataName(const NodeAttrs&) { return {"data"}; }
 const bool kRegistered [[maybe_unused]] = [] {
   nnvm::Op::Register("topk")
       .describe("Returns the k largest (or smallest, is_ascend=True) elements along an axis: "
@@ -590,7 +583,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The input array")
       .add_arguments(TopKParam::__FIELDS__())
       .set_attr_parser(ParamParser<TopKParam>)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", TopKShape)
       .set_attr<FInferType>("FInferType", TopKType)
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
@@ -604,7 +596,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The input array")
       .add_arguments(SortParam::__FIELDS__())
       .set_attr_parser(ParamParser<SortParam>)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", SortShape)
       .set_attr<FInferType>("FInferType", SortType)
       .set_attr<FCompute>("FCompute<cpu>", SortForward)
@@ -618,7 +609,6 @@ const bool kRegistered [[maybe_unused]] = [] {
       .add_argument("data", "NDArray-or-Symbol", "The input array")
       .add_arguments(ArgSortParam::__FIELDS__())
       .set_attr_parser(ParamParser<ArgSortParam>)
-      .set_attr<FListInputNames>("FListInputNames", DataName)
       .set_attr<FInferShape>("FInferShape", SortShape)
       .set_attr<FInferType>("FInferType", ArgSortType)
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)

@@ -56,19 +56,6 @@ void CopyElements(int dtype, const void* src, void* dst, size_t n, OpReqType req
 /*! \brief Fill n contiguous elements with value (respecting req). */
 void FillElements(int dtype, double value, void* dst, size_t n, OpReqType req);
 
-/*! \brief Convert a scalar argument to an element type (bool: nonzero). */
-template <typename DType>
-inline DType ScalarAs(double v) {
-  if constexpr (std::is_same<DType, bool>::value) {
-    return v != 0;
-  } else if constexpr (std::is_same<DType, half_t>::value) {
-    return half_t(static_cast<float>(v));
-  } else if constexpr (std::is_integral<DType>::value && std::is_unsigned<DType>::value) {
-    return static_cast<DType>(static_cast<int64_t>(v));
-  } else {
-    return static_cast<DType>(v);
-  }
-}
 
 /*! \brief An index element (any dtype) as an integer; fractions truncate toward zero. */
 template <typename IType>

@@ -89,7 +89,7 @@ def test_grad_returns_gradients_without_touching_buffers():
     x.attach_grad()
     with autograd.record():
         y = mx.nd.exp(x) * x
-    g = autograd.grad(y, x)
+    g, = autograd.grad(y, x)  # a list, also for one NDArray variable (as MXNet 1.9.1)
     expected = np.exp([0.5, 1.5]) * (1 + np.array([0.5, 1.5]))
     assert_almost_equal(g.asnumpy(), expected, rtol=1e-5)
     assert_almost_equal(x.grad.asnumpy(), [0.0, 0.0])
@@ -100,7 +100,7 @@ def test_second_order_gradient_with_create_graph():
     x.attach_grad()
     with autograd.record():
         y = mx.nd.sin(x) * x
-        dy = autograd.grad(y, x, create_graph=True)
+        dy, = autograd.grad(y, x, create_graph=True)
     dy.backward()
     xs = np.array([0.3, 0.7, 1.1])
     # d/dx (cos x * x + sin x) = -sin x * x + 2 cos x
@@ -113,7 +113,7 @@ def test_third_order_gradient():
     with autograd.record():
         y = x ** 4
         g1 = autograd.grad(y, x, create_graph=True)
-        g2 = autograd.grad(g1, x, create_graph=True)
+        g2, = autograd.grad(g1, x, create_graph=True)
     g2.backward()
     assert_almost_equal(x.grad.asnumpy(), [24 * 2.0])
 
@@ -180,3 +180,53 @@ def test_non_differentiable_path_gives_zero_gradient():
         y = (x > 1.5) * 3 + x * 0
     y.backward()
     assert_almost_equal(x.grad.asnumpy(), [0.0, 0.0])
+
+
+def test_reshape_under_record_is_a_view_and_records_the_op():
+    x = mx.nd.array(np.arange(6, dtype=np.float32))
+    x.attach_grad()
+    with autograd.record():
+        y = x.reshape((2, 3))
+        z = (y * y).sum()
+    assert y._chunk_id == x._chunk_id  # no copy, also when recorded
+    z.backward()
+    assert_almost_equal(x.grad.asnumpy(), 2 * np.arange(6, dtype=np.float32))
+
+
+def test_reshape_under_record_takes_the_same_arguments_as_outside():
+    x = mx.nd.array(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    x.attach_grad()
+    outside = x.reshape((-1, 0), reverse=True).shape
+    with autograd.record():
+        inside = x.reshape((-1, 0), reverse=True)
+        s = mx.nd.sum(inside * 3)
+    assert inside.shape == outside == (6, 4)
+    s.backward()
+    assert_almost_equal(x.grad.asnumpy(), np.full((2, 3, 4), 3, np.float32))
+    with autograd.record():
+        with pytest.raises(ValueError):
+            x.reshape((2, 3))
+
+
+def test_indexing_a_recorded_vector_to_a_scalar_keeps_the_gradient():
+    # x[0] of a 1-d array is a reshape to () of a one-element slice; recorded, it used to fail
+    # with "Operator Reshape: argument shape is required".
+    x = mx.nd.array([1.0, 2.0, 3.0])
+    x.attach_grad()
+    with autograd.record():
+        y = x[1] * 5
+    y.backward()
+    assert_almost_equal(x.grad.asnumpy(), np.array([0, 5, 0], np.float32))
+
+
+def test_grad_of_one_variable_is_a_list_and_differentiates_again():
+    xs = np.array([0.5, 1.0, 1.5], np.float32)
+    x = mx.nd.array(xs)
+    x.attach_grad()
+    with autograd.record():
+        y = mx.nd.sin(x)
+        grads = autograd.grad(heads=y, variables=x, create_graph=True, retain_graph=True)
+        assert isinstance(grads, list) and len(grads) == 1
+        g2 = autograd.grad(heads=grads[0], variables=x, create_graph=True, retain_graph=True)[0]
+    assert g2.shape == (3,)
+    assert_almost_equal(g2.asnumpy(), -np.sin(xs), rtol=1e-5, atol=1e-6)

@@ -72,6 +72,60 @@ def test_storage_counters_track_allocations():
     assert after <= during - 1024 * 256 * 4
 
 
+TEMP_SPACE = """
+import mxnet as mx, numpy as np
+n = 1 << 18
+x = mx.nd.array(np.arange(n, dtype=np.int32), dtype="int32")
+mx.nd.waitall()
+stats = lambda: mx._ffi.storage_stats(1, 0)["bytes_in_use"]
+before = stats()
+# An int32 array plus a float scalar computes in a float dtype: the input is converted into
+# temp space first (n elements of the output dtype), beside the output itself.
+outs = [mx.nd._internal._plus_scalar(x, scalar=0.5, is_int=False) for _ in range(3)]
+mx.nd.waitall()
+after = stats()
+size = np.dtype(outs[0].dtype).itemsize
+ok = all(np.array_equal(o.asnumpy(), np.arange(n) + 0.5) for o in outs)
+print((after - before - 3 * n * size) // (n * size), ok)
+"""
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_temp_space_is_storage_memory_in_MXNET_CPU_TEMP_COPY_copies(copies):
+    r = run_py(TEMP_SPACE, {"MXNET_CPU_TEMP_COPY": str(copies), "MXNET_ENGINE_TYPE": "NaiveEngine"})
+    assert r.returncode == 0, r.stderr
+    temp_copies, ok = r.stdout.split()
+    # Each copy used grows once to the request and is kept for the next op (as in MXNet);
+    # three ops in turn use min(3, copies) copies.
+    assert int(temp_copies) == copies
+    assert ok == "True"
+
+
+def test_temp_space_appears_in_the_memory_profile(tmp_path):
+    code = """
+import json, mxnet as mx, numpy as np
+from mxnet import profiler
+n = 1 << 16
+x = mx.nd.array(np.arange(n, dtype=np.int32), dtype="int32")
+mx.nd.waitall()
+profiler.set_config(profile_memory=True, profile_imperative=True, filename=%r)
+profiler.set_state("run")
+y = mx.nd._internal._plus_scalar(x, scalar=0.25, is_int=False)
+mx.nd.waitall()
+profiler.set_state("stop")
+profiler.dump()
+events = json.load(open(%r))["traceEvents"]
+sizes = [e["args"]["size"] for e in events if e.get("cat") == "memory" and e["name"] == "alloc"]
+nbytes = n * np.dtype(y.dtype).itemsize
+print(sizes.count(nbytes), np.array_equal(y.asnumpy(), np.arange(n) + 0.25))
+""" % (str(tmp_path / "p.json"), str(tmp_path / "p.json"))
+    r = run_py(code)
+    assert r.returncode == 0, r.stderr
+    count, ok = r.stdout.split()
+    assert int(count) == 2, "expected allocs of the output and of the temp space: " + r.stdout
+    assert ok == "True"
+
+
 def test_exit_with_queued_work_neither_hangs_nor_crashes():
     code = ("import mxnet as mx\nx = mx.nd.ones((200, 200))\n"
             "for _ in range(300):\n    x = mx.nd.dot(x, x) * 0.001\n")
@@ -124,15 +178,57 @@ def test_every_registered_variable_is_documented_with_a_default():
         assert doc
 
 
-def test_features_report_the_build():
+# MXNet 1.9.1's feature keys in its order (its include/mxnet/libinfo.h); ONEDNN is appended.
+MXNET191_FEATURES = [
+    "CUDA", "CUDNN", "NCCL", "CUDA_RTC", "TENSORRT", "CPU_SSE", "CPU_SSE2", "CPU_SSE3",
+    "CPU_SSE4_1", "CPU_SSE4_2", "CPU_SSE4A", "CPU_AVX", "CPU_AVX2", "OPENMP", "SSE", "F16C",
+    "JEMALLOC", "BLAS_OPEN", "BLAS_ATLAS", "BLAS_MKL", "BLAS_APPLE", "LAPACK", "MKLDNN",
+    "OPENCV", "CAFFE", "PROFILER", "DIST_KVSTORE", "CXX14", "INT64_TENSOR_SIZE",
+    "SIGNAL_HANDLER", "DEBUG", "TVM_OP",
+]
+
+
+def test_features_list_every_mxnet191_key_in_its_order():
+    names = [f.name for f in mx.runtime.feature_list()]
+    assert names[:len(MXNET191_FEATURES)] == MXNET191_FEATURES
+    assert names[len(MXNET191_FEATURES):] == ["ONEDNN"]
+
+
+def test_features_report_what_the_build_really_contains():
     feats = mx.runtime.Features()
-    assert feats.is_enabled("ONEDNN") and feats.is_enabled("BLAS_OPEN")
+    assert feats.is_enabled("BLAS_OPEN") and feats.is_enabled("LAPACK")
     assert feats.is_enabled("OPENMP")
-    assert not feats.is_enabled("CUDA")
+    assert feats.is_enabled("PROFILER") and feats.is_enabled("CXX14")
+    # No code for these exists yet, so they are off whatever the build options said.
+    for name in ("MKLDNN", "ONEDNN", "OPENCV", "DIST_KVSTORE", "CUDA", "TENSORRT", "CAFFE"):
+        assert not feats.is_enabled(name), name
     with pytest.raises(RuntimeError):
         feats.is_enabled("NOT_A_FEATURE")
-    names = [f.name for f in mx.runtime.feature_list()]
-    assert "CUDNN" in names and "DIST_KVSTORE" in names
+
+
+def test_cpu_features_follow_the_compiler_target():
+    # CPU_* come from the compiler's target macros: x86-64 always has SSE and SSE2, and the
+    # default -march of a Release build does not enable AVX2.
+    import platform
+    feats = mx.runtime.Features()
+    if platform.machine() in ("x86_64", "AMD64"):
+        assert feats.is_enabled("CPU_SSE") and feats.is_enabled("CPU_SSE2")
+        assert not feats.is_enabled("CPU_AVX2")
+    else:
+        assert not any(feats.is_enabled(n) for n in MXNET191_FEATURES if n.startswith("CPU_"))
+
+
+@pytest.mark.parametrize("option", ["USE_ONEDNN", "USE_OPENCV", "USE_DIST_KVSTORE"])
+def test_build_option_without_code_fails_the_configure_step(option, tmp_path):
+    import shutil
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        pytest.skip("cmake is not installed")
+    r = subprocess.run([cmake, "-S", REPO, "-B", str(tmp_path / "build"), "-D%s=ON" % option,
+                        "-DBUILD_PYTHON=OFF", "-DBUILD_TESTING=OFF"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0
+    assert "%s=ON: this tree has no code for it yet" % option in r.stderr
 
 
 def test_memory_stays_bounded_when_python_runs_far_ahead_of_the_engine():

@@ -74,8 +74,50 @@ def test_reshape_special_values():
     assert a.reshape((0, -4, -1, 3, 4)).shape == (2, 1, 3, 4)
     assert a.reshape(6, 4).shape == (6, 4)
     assert mx.nd.zeros((10, 5, 4)).reshape((-1, 0), reverse=True).shape == (50, 4)
-    with pytest.raises(mx.MXNetError):
+    with pytest.raises(ValueError):  # (5, 4): fewer elements, ValueError as in MXNet 1.9.1
         a.reshape((5, -1))
+
+
+def test_reshape_accepts_ints_a_tuple_or_the_shape_keyword():
+    a = mx.nd.array(np.arange(30).reshape(2, 3, 5))
+    for r in (a.reshape(6, 5), a.reshape((6, 5)), a.reshape([6, 5]), a.reshape(shape=(6, 5)),
+              a.reshape(shape=(-1, 5)), a.reshape(-3, 5)):
+        assert r.shape == (6, 5)
+        assert same(r.asnumpy(), np.arange(30).reshape(6, 5).astype(np.float32))
+    assert a.reshape(shape=30).shape == (30,)
+    assert a.reshape((-1, 0), reverse=True).shape == (6, 5)
+    assert a.reshape(shape=(-1, 0), reverse=False).shape == (10, 3)
+    with pytest.raises(TypeError):
+        a.reshape((6, 5), order="F")
+
+
+def test_reshape_to_fewer_elements_raises_value_error_and_more_mxnet_error():
+    a = mx.nd.arange(30).reshape(2, 3, 5)
+    with pytest.raises(ValueError, match="size 30"):
+        a.reshape((2, 3))
+    with pytest.raises(mx.MXNetError, match="Reshape"):
+        a.reshape((7, 5))
+    with pytest.raises(mx.MXNetError, match="only one dimension can be -1"):
+        a.reshape((-1, -1))
+
+
+def test_reshape_method_and_operator_share_one_rule():
+    a = mx.nd.array(np.arange(120).reshape(2, 3, 4, 5))
+    specs = [((-1,), False), ((0, -1), False), ((-2,), False), ((-3, -2), False),
+             ((0, -4, 1, -1, 0, 0), False), ((-4, 2, 1, -2), False), ((-1, 0), True),
+             ((0, 0, -3), False), ((-3, -3), False), ((4, -1, 0), True)]
+    for spec, reverse in specs:
+        view = a.reshape(spec, reverse=reverse)
+        op = mx.nd.reshape(a, shape=spec, reverse=reverse)
+        assert view.shape == op.shape, (spec, reverse)
+        assert same(view.asnumpy(), op.asnumpy())
+
+
+def test_reshape_of_one_element_array_to_zero_dims():
+    a = mx.nd.array([7.0])
+    assert a.reshape(()).shape == ()
+    assert mx.nd.reshape(a, shape=()).shape == ()
+    assert float(a.reshape(()).asnumpy()) == 7.0
 
 
 def test_reshape_and_basic_slices_are_views():
@@ -244,3 +286,37 @@ def test_bad_argument_value_names_the_argument():
         mx.nd.ones((2,), dtype="complex64")
     with pytest.raises(mx.MXNetError, match="argument axis"):
         mx.nd.sum(mx.nd.ones((2,)), axis="x")
+
+
+def test_dtype_table_comes_from_the_library():
+    rows = mx._ffi.dtype_table()
+    assert [r[0] for r in rows] == list(range(8))
+    for flag, name, numpy_name, size in rows:
+        assert np.dtype(numpy_name).itemsize == size
+        assert mx.base.dtype_flag(numpy_name) == flag
+        assert mx.nd.zeros((2,), dtype=numpy_name).dtype == np.dtype(numpy_name)
+    assert set(mx.base._NP_DTYPE_FLAGS.values()) == set(range(8))
+    with pytest.raises(TypeError, match="float32, float64, float16, uint8, int32, int8, int64, bool"):
+        mx.base.dtype_flag(np.complex64)
+
+
+def test_int_scalar_and_float_of_opposite_sign_do_not_share_cached_attrs():
+    x = mx.nd.array([10.0, 20.0])
+    plus_int = mx._ffi.invoke_scalar("_plus_scalar", x, 3.0, True)
+    plus_neg_float = mx._ffi.invoke_scalar("_plus_scalar", x, -3.0, False)
+    assert same(plus_int.asnumpy(), np.array([13.0, 23.0], np.float32))
+    assert same(plus_neg_float.asnumpy(), np.array([7.0, 17.0], np.float32))
+    # and the other way round, on a fresh pair of values
+    minus_float = mx._ffi.invoke_scalar("_minus_scalar", x, -5.0, False)
+    minus_int = mx._ffi.invoke_scalar("_minus_scalar", x, 5.0, True)
+    assert same(minus_float.asnumpy(), np.array([15.0, 25.0], np.float32))
+    assert same(minus_int.asnumpy(), np.array([5.0, 15.0], np.float32))
+
+
+def test_explicit_invoke_fills_num_args_from_the_inputs():
+    a, b, c = mx.nd.ones((2,)), mx.nd.ones((2,)) * 2, mx.nd.ones((2,)) * 3
+    out = mx._ffi.invoke(mx._ffi.op_index("add_n"), [a, b, c], None, None)
+    assert same(out.asnumpy(), np.full((2,), 6, np.float32))
+    dst = mx.nd.zeros((2,))
+    mx._ffi.invoke(mx._ffi.op_index("add_n"), [a, b], None, dst)
+    assert same(dst.asnumpy(), np.full((2,), 3, np.float32))

@@ -502,3 +502,13 @@ def test_cast_gradient_returns_in_input_dtype():
 def test_cast_rejects_unknown_dtype():
     with pytest.raises(mx.base.MXNetError, match="float128"):
         nd.Cast(nd.ones((2,)), dtype="float128")
+
+
+def test_errors_name_inputs_by_their_declared_arguments():
+    # Ops declare their inputs once (add_argument "NDArray-or-Symbol"); messages read the names
+    # from there when no FListInputNames is given.
+    b = mx.nd.array([1, 0], dtype="bool")
+    with pytest.raises(mx.MXNetError, match="Operator sin: argument data expected a numeric dtype"):
+        mx.nd.sin(b)
+    with pytest.raises(mx.MXNetError, match="argument rhs has shape"):
+        mx.nd.elemwise_add(mx.nd.ones((2,)), mx.nd.ones((3,)))

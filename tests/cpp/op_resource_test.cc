@@ -1,0 +1,91 @@
+// Tests of the resource manager (src/imperative/op_resource.cc): temp space comes from Storage
+// through the op's kTempSpace declaration, and undeclared use fails instead of working by luck.
+#include <dmlc/logging.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mxnet/engine.h"
+#include "mxnet/imperative.h"
+#include "mxnet/storage.h"
+#include "imperative/op_resource.h"
+#include "operator/operator_common.h"
+
+namespace mxnet {
+namespace {
+
+// out = in, staged through temp space of the input's size.
+void CopyThroughTempSpace(const nnvm::NodeAttrs&, const OpContext& ctx,
+                          const std::vector<TBlob>& in, const std::vector<OpReqType>&,
+                          const std::vector<TBlob>& out) {
+  size_t bytes = in[0].Size() * sizeof(float);
+  void* tmp = ctx.RequestTempSpace(bytes);
+  std::memcpy(tmp, in[0].dptr_, bytes);
+  std::memcpy(out[0].dptr_, tmp, bytes);
+}
+
+const nnvm::Op* TempSpaceOp(const char* name, bool declared) {
+  nnvm::Op& op = nnvm::Op::Register(name);
+  op.set_num_inputs(1).set_num_outputs(1);
+  op.set_attr<FInferShape>("FInferShape", op::ElemwiseShape);
+  op.set_attr<FInferType>("FInferType", op::ElemwiseType);
+  op.set_attr<FCompute>("FCompute<cpu>", CopyThroughTempSpace);
+  if (declared) op.set_attr<FResourceRequest>("FResourceRequest", op::TempSpaceRequest);
+  return &op;
+}
+
+NDArray Iota(size_t n) {
+  NDArray a(TShape({static_cast<dim_t>(n)}), Context::CPU());
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
+  a.SyncCopyFromCPU(v.data(), n);
+  return a;
+}
+
+NDArray InvokeOn(const nnvm::Op* op, NDArray* x) {
+  std::vector<NDArray> out;
+  Imperative::Get()->Invoke(Context::CPU(), Imperative::ParseAttrs(op, {}), {x}, &out);
+  out[0].WaitToRead();
+  return out[0];
+}
+
+TEST(OpResource, declared_temp_space_comes_from_storage_and_the_result_is_right) {
+  static const nnvm::Op* op = TempSpaceOp("_test_temp_space_declared", true);
+  const size_t n = 1 << 18;  // 1 MiB of float32, more than any earlier test asked for
+  NDArray x = Iota(n);
+  Engine::Get()->WaitForAll();
+  size_t before = Storage::Get()->BytesInUse(Context::CPU());
+  NDArray y = InvokeOn(op, &x);
+  size_t after = Storage::Get()->BytesInUse(Context::CPU());
+  // The output and the temp space, both counted by Storage.
+  EXPECT_GE(after - before, 2 * n * sizeof(float));
+  std::vector<float> got(n);
+  y.SyncCopyToCPU(got.data(), n);
+  for (size_t i = 0; i < n; i += 4097) EXPECT_EQ(got[i], static_cast<float>(i));
+}
+
+TEST(OpResource, undeclared_temp_space_use_is_an_error_naming_the_op) {
+  static const nnvm::Op* op = TempSpaceOp("_test_temp_space_undeclared", false);
+  NDArray x = Iota(16);
+  std::string msg;
+  try {
+    InvokeOn(op, &x);
+  } catch (const dmlc::Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("_test_temp_space_undeclared"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("kTempSpace"), std::string::npos) << msg;
+}
+
+TEST(OpResource, temp_space_resource_carries_an_engine_var) {
+  Resource r = RequestResource(Context::CPU(), ResourceRequest::kTempSpace);
+  EXPECT_NE(r.var, nullptr);
+  EXPECT_NE(r.space, nullptr);
+  Resource random = RequestResource(Context::CPU(), ResourceRequest::kRandom);
+  EXPECT_EQ(random.var, nullptr);
+}
+
+}  // namespace
+}  // namespace mxnet
