@@ -28,6 +28,19 @@ def test_zeros_takes_an_int_shape_and_large_sizes():
     assert int(big.asnumpy().sum()) == 1 << 20
 
 
+@pytest.mark.parametrize("make, shape", [
+    (lambda: nd.ones((1 << 32, 1 << 32)), r"\(4294967296,4294967296\)"),
+    (lambda: nd.zeros((1 << 62, 4)), r"\(4611686018427387904,4\)"),
+    (lambda: nd.full((1 << 40, 1 << 40, 1 << 40), 1), r"\(1099511627776,"),
+    (lambda: nd.empty((1 << 31, 1 << 31, 4)), r"\(2147483648,2147483648,4\)"),
+    # numpy's product of these dims wraps to 0, the size of the array: only the C++ check sees it
+    (lambda: nd.array(np.zeros((0,))).reshape((1 << 32, 1 << 32)), r"\(4294967296,4294967296\)"),
+])
+def test_shapes_whose_size_overflows_raise_naming_the_shape(make, shape):
+    with pytest.raises(mx.base.MXNetError, match="shape " + shape + ".* too large"):
+        make()
+
+
 def test_internal_zeros_accepts_ctx_and_shape_texts():
     a = _int._zeros(shape="(2, 3)", ctx="cpu(0)", dtype="float64")
     assert a.shape == (2, 3) and a.dtype == np.float64 and a.context == mx.cpu(0)
