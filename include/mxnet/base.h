@@ -151,6 +151,11 @@ class TShape {
 };
 std::ostream& operator<<(std::ostream& os, const TShape& s);
 
+/*! \brief numpy-shape semantics (values match MXNet's NumpyShape and MXSetIsNumpyShape). Off: a
+ *  dim of 0 in an operator's shapes means "unknown". On: 0 is a real extent and () a scalar.
+ *  The switch itself lives in Imperative; lower layers take the value as an argument. */
+enum NumpyShape : int { kNumpyShapeOff = 0, kNumpyShapeThreadLocalOn = 1, kNumpyShapeGlobalOn = 2 };
+
 /*! \brief What an engine worker hands to a running operator. */
 struct RunContext {
   Context ctx;

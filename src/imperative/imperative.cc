@@ -14,6 +14,8 @@ namespace {
 
 thread_local bool tls_recording = false;
 thread_local bool tls_training = false;
+thread_local bool tls_np_shape = false;
+std::atomic<bool> g_np_shape{false};
 std::atomic<imperative::InvokeHook> g_invoke_hook{nullptr};
 
 struct OpAttrMaps {
@@ -76,6 +78,19 @@ void RecordOp(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
   }
 }
 
+// Outside numpy-shape semantics a dim of 0 means "unknown" (MXNet's legacy shapes), so an
+// operator cannot run on or produce a zero-size array there.
+void CheckNoZeroDims(const std::string& op, const char* what, const std::vector<TShape>& shapes) {
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    for (dim_t d : shapes[i]) {
+      if (d != 0) continue;
+      LOG(FATAL) << "Operator " << op << ": " << what << " " << i << " has shape " << shapes[i]
+                 << ", and a dim of 0 means an unknown size outside numpy-shape semantics; "
+                 << "zero-size arrays need mx.set_np_shape(True) or `with mx.np_shape():`";
+    }
+  }
+}
+
 std::vector<NDArray*> Pointers(std::vector<NDArray>* arrays) {
   std::vector<NDArray*> p;
   p.reserve(arrays->size());
@@ -118,6 +133,22 @@ bool Imperative::is_recording() const { return tls_recording; }
 bool Imperative::set_is_recording(bool v) { bool old = tls_recording; tls_recording = v; return old; }
 bool Imperative::is_training() const { return tls_training; }
 bool Imperative::set_is_training(bool v) { bool old = tls_training; tls_training = v; return old; }
+
+int Imperative::is_np_shape() const {
+  if (g_np_shape.load(std::memory_order_relaxed)) return kNumpyShapeGlobalOn;
+  return tls_np_shape ? kNumpyShapeThreadLocalOn : kNumpyShapeOff;
+}
+
+int Imperative::set_is_np_shape(int flag) {
+  CHECK(flag >= kNumpyShapeOff && flag <= kNumpyShapeGlobalOn)
+      << "set_np_shape: argument active expected 0 (off), 1 (this thread) or 2 (all threads), "
+      << "given " << flag;
+  int old = is_np_shape() != kNumpyShapeOff ? 1 : 0;
+  if (flag == kNumpyShapeOff) g_np_shape.store(false, std::memory_order_relaxed);
+  if (flag == kNumpyShapeGlobalOn) g_np_shape.store(true, std::memory_order_relaxed);
+  tls_np_shape = flag != kNumpyShapeOff;
+  return old;
+}
 
 void Imperative::SeedRandom(uint64_t seed, const Context* ctx) { SeedRandomStreams(seed, ctx); }
 
@@ -164,9 +195,12 @@ void Imperative::Invoke(const Context& default_ctx,
   }
   CHECK(maps.infer_shape.contains(op)) << "Operator " << op->name << " has no shape inference";
   CHECK(maps.infer_type.contains(op)) << "Operator " << op->name << " has no type inference";
+  const bool legacy_shapes = !is_np_shape();
+  if (legacy_shapes) CheckNoZeroDims(op->name, "input", in_shapes);
   bool shapes_ok = maps.infer_shape[op](attrs, &in_shapes, &out_shapes);
   for (auto& s : out_shapes) shapes_ok = shapes_ok && s.IsKnown();
   CHECK(shapes_ok) << "Operator " << op->name << ": cannot infer the output shape from inputs";
+  if (legacy_shapes) CheckNoZeroDims(op->name, "output", out_shapes);
   bool types_ok = maps.infer_type[op](attrs, &in_types, &out_types);
   for (int t : out_types) types_ok = types_ok && t >= 0;
   CHECK(types_ok) << "Operator " << op->name << ": cannot infer the output dtype from inputs";

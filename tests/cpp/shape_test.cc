@@ -1,10 +1,12 @@
-// Tests of TShape sizes: checked, never wrapping.
+// Tests of TShape sizes (checked, never wrapping) and the numpy-shape switch of Imperative.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
+#include <thread>
 
 #include "mxnet/base.h"
+#include "mxnet/imperative.h"
 
 namespace mxnet {
 namespace {
@@ -42,6 +44,30 @@ TEST(TShapeSize, zero_dim_makes_size_zero_even_after_huge_dims) {
 
 TEST(TShapeSize, unknown_dim_throws) {
   EXPECT_NE(SizeErrorOf(TShape({2, -1})).find("unknown dim"), std::string::npos);
+}
+
+TEST(NumpyShape, thread_local_switch_stays_in_its_thread) {
+  Imperative* imp = Imperative::Get();
+  imp->set_is_np_shape(kNumpyShapeOff);
+  EXPECT_EQ(imp->set_is_np_shape(kNumpyShapeThreadLocalOn), 0);
+  EXPECT_EQ(imp->is_np_shape(), kNumpyShapeThreadLocalOn);
+  int other = -1;
+  std::thread([&] { other = Imperative::Get()->is_np_shape(); }).join();
+  EXPECT_EQ(other, kNumpyShapeOff);
+  EXPECT_EQ(imp->set_is_np_shape(kNumpyShapeOff), 1);
+  EXPECT_EQ(imp->is_np_shape(), kNumpyShapeOff);
+}
+
+TEST(NumpyShape, global_switch_reaches_other_threads_until_turned_off) {
+  Imperative* imp = Imperative::Get();
+  imp->set_is_np_shape(kNumpyShapeGlobalOn);
+  int other = -1;
+  std::thread([&] { other = Imperative::Get()->is_np_shape(); }).join();
+  EXPECT_EQ(other, kNumpyShapeGlobalOn);
+  imp->set_is_np_shape(kNumpyShapeOff);
+  std::thread([&] { other = Imperative::Get()->is_np_shape(); }).join();
+  EXPECT_EQ(other, kNumpyShapeOff);
+  EXPECT_THROW(imp->set_is_np_shape(3), dmlc::Error);
 }
 
 }  // namespace
