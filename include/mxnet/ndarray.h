@@ -99,8 +99,8 @@ namespace mxnet {
 void SaveNDArrayFile(const std::string& fname, const std::vector<NDArray>& arrays,
                      const std::vector<std::string>& names, int np_shape);
 /*!
- * \brief Read a .params/.nd file; throws dmlc::Error when it is missing, truncated or
- *  corrupt, or when its records do not match np_shape (V3 records need it on,
+ * \brief Read a .params/.nd file; throws dmlc::Error naming the file when it is missing,
+ *  truncated or corrupt, or when its records do not match np_shape (V3 records need it on,
  *  older ones need it off or globally on, as in MXNet).
  */
 void LoadNDArrayFile(const std::string& fname, std::vector<NDArray>* arrays,

@@ -140,6 +140,27 @@ NDArray ReadArray(Reader* r, int np_shape) {
   return arr;
 }
 
+// Names are UTF-8 (Python str); reject what a strict decoder rejects: bad lead or continuation
+// bytes, overlong forms, surrogates and code points past U+10FFFF.
+bool IsValidUTF8(const char* s, size_t n) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s);
+  size_t i = 0;
+  while (i < n) {
+    unsigned c = p[i];
+    int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    if (extra < 0 || static_cast<size_t>(extra) > n - i - 1) return false;
+    uint32_t cp = extra == 0 ? c : c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    static const uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string SaveNDArrayBuffer(const std::vector<NDArray>& arrays,
@@ -181,6 +202,8 @@ void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arra
     CHECK_LE(len, r.remaining()) << "Invalid NDArray file format: name length " << len
                                  << " exceeds the file";
     const char* p = r.Take(len, "a name");
+    CHECK(IsValidUTF8(p, len)) << "Invalid NDArray file format: name " << i
+                               << " is not valid UTF-8 (corrupt file)";
     names->emplace_back(p, len);
   }
 }
@@ -202,7 +225,11 @@ void LoadNDArrayFile(const std::string& fname, std::vector<NDArray>* arrays,
   std::stringstream ss;
   ss << in.rdbuf();
   std::string buf = ss.str();
-  LoadNDArrayBuffer(buf.data(), buf.size(), arrays, names, np_shape);
+  try {
+    LoadNDArrayBuffer(buf.data(), buf.size(), arrays, names, np_shape);
+  } catch (const dmlc::Error& e) {
+    throw dmlc::Error(std::string(e.what()) + " [file " + fname + "]");
+  }
 }
 
 }  // namespace mxnet
