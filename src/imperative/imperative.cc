@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "common/np_shape.h"
 #include "imperative/autograd_info.h"
 #include "imperative/invoke_hook.h"
 #include "imperative/op_resource.h"
@@ -14,8 +15,6 @@ namespace {
 
 thread_local bool tls_recording = false;
 thread_local bool tls_training = false;
-thread_local bool tls_np_shape = false;
-std::atomic<bool> g_np_shape{false};
 std::atomic<imperative::InvokeHook> g_invoke_hook{nullptr};
 
 struct OpAttrMaps {
@@ -78,13 +77,14 @@ void RecordOp(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
   }
 }
 
-// Outside numpy-shape semantics a dim of 0 means "unknown" (MXNet's legacy shapes), so an
-// operator cannot run on or produce a zero-size array there.
-void CheckNoZeroDims(const std::string& op, const char* what, const std::vector<TShape>& shapes) {
+// Outside numpy-shape semantics a dim of 0 in a given shape means "unknown" (MXNet's legacy
+// shapes), so an operator cannot take a zero-size input there. (A zero-size output computed
+// from the arguments, e.g. one_hot with depth 0, is allowed, as in MXNet 1.9.1.)
+void CheckNoZeroDimInputs(const std::string& op, const std::vector<TShape>& shapes) {
   for (size_t i = 0; i < shapes.size(); ++i) {
     for (dim_t d : shapes[i]) {
       if (d != 0) continue;
-      LOG(FATAL) << "Operator " << op << ": " << what << " " << i << " has shape " << shapes[i]
+      LOG(FATAL) << "Operator " << op << ": input " << i << " has shape " << shapes[i]
                  << ", and a dim of 0 means an unknown size outside numpy-shape semantics; "
                  << "zero-size arrays need mx.set_np_shape(True) or `with mx.np_shape():`";
     }
@@ -134,21 +134,8 @@ bool Imperative::set_is_recording(bool v) { bool old = tls_recording; tls_record
 bool Imperative::is_training() const { return tls_training; }
 bool Imperative::set_is_training(bool v) { bool old = tls_training; tls_training = v; return old; }
 
-int Imperative::is_np_shape() const {
-  if (g_np_shape.load(std::memory_order_relaxed)) return kNumpyShapeGlobalOn;
-  return tls_np_shape ? kNumpyShapeThreadLocalOn : kNumpyShapeOff;
-}
-
-int Imperative::set_is_np_shape(int flag) {
-  CHECK(flag >= kNumpyShapeOff && flag <= kNumpyShapeGlobalOn)
-      << "set_np_shape: argument active expected 0 (off), 1 (this thread) or 2 (all threads), "
-      << "given " << flag;
-  int old = is_np_shape() != kNumpyShapeOff ? 1 : 0;
-  if (flag == kNumpyShapeOff) g_np_shape.store(false, std::memory_order_relaxed);
-  if (flag == kNumpyShapeGlobalOn) g_np_shape.store(true, std::memory_order_relaxed);
-  tls_np_shape = flag != kNumpyShapeOff;
-  return old;
-}
+int Imperative::is_np_shape() const { return common::NumpyShapeState(); }
+int Imperative::set_is_np_shape(int flag) { return common::SetNumpyShapeState(flag); }
 
 void Imperative::SeedRandom(uint64_t seed, const Context* ctx) { SeedRandomStreams(seed, ctx); }
 
@@ -195,12 +182,10 @@ void Imperative::Invoke(const Context& default_ctx,
   }
   CHECK(maps.infer_shape.contains(op)) << "Operator " << op->name << " has no shape inference";
   CHECK(maps.infer_type.contains(op)) << "Operator " << op->name << " has no type inference";
-  const bool legacy_shapes = !is_np_shape();
-  if (legacy_shapes) CheckNoZeroDims(op->name, "input", in_shapes);
+  if (!is_np_shape()) CheckNoZeroDimInputs(op->name, in_shapes);
   bool shapes_ok = maps.infer_shape[op](attrs, &in_shapes, &out_shapes);
   for (auto& s : out_shapes) shapes_ok = shapes_ok && s.IsKnown();
   CHECK(shapes_ok) << "Operator " << op->name << ": cannot infer the output shape from inputs";
-  if (legacy_shapes) CheckNoZeroDims(op->name, "output", out_shapes);
   bool types_ok = maps.infer_type[op](attrs, &in_types, &out_types);
   for (int t : out_types) types_ok = types_ok && t >= 0;
   CHECK(types_ok) << "Operator " << op->name << ": cannot infer the output dtype from inputs";
