@@ -104,17 +104,23 @@ class TShape {
   const dim_t* end() const { return data() + (ndim_ > 0 ? ndim_ : 0); }
   dim_t& operator[](int i) { return data()[i]; }
   dim_t operator[](int i) const { return data()[i]; }
-  /*! \brief Number of elements; 1 for a scalar shape (ndim 0). */
-  size_t Size() const {
-    size_t n = 1;
-    for (dim_t d : *this) n *= static_cast<size_t>(d);
-    return n;
-  }
-  /*! \brief Product of dims in [begin, end). */
+  /*! \brief Number of elements; 1 for a scalar shape (ndim 0). Throws dmlc::Error naming the
+   *  shape when a dim is unknown or the product does not fit in index_t (never wraps to 0). */
+  size_t Size() const { return ProdShape(0, ndim_ > 0 ? ndim_ : 0); }
+  /*! \brief Product of dims in [begin, end), checked like Size(). */
   size_t ProdShape(int b, int e) const {
-    size_t n = 1;
-    for (int i = b; i < e; ++i) n *= static_cast<size_t>((*this)[i]);
-    return n;
+    uint64_t n = 1;
+    bool overflow = false, zero = false;
+    for (int i = b; i < e; ++i) {
+      dim_t d = (*this)[i];
+      if (d < 0) SizeError(*this, false);
+      zero = zero || d == 0;
+      overflow = overflow || __builtin_mul_overflow(n, static_cast<uint64_t>(d), &n) ||
+                 n > static_cast<uint64_t>(INT64_MAX);
+    }
+    if (zero) return 0;
+    if (overflow) SizeError(*this, true);
+    return static_cast<size_t>(n);
   }
   /*! \brief True when ndim and every dim are known. */
   bool IsKnown() const {
@@ -137,6 +143,8 @@ class TShape {
   std::string ToString() const;  // "(2,3)" as MXNet prints shapes
 
  private:
+  /*! \brief Throw for Size() of a shape with an unknown dim or too many elements. */
+  [[noreturn]] static void SizeError(const TShape& s, bool overflow);
   template <typename It>
   void Assign(It b, It e) {
     int n = static_cast<int>(e - b);
@@ -152,6 +160,11 @@ class TShape {
   std::unique_ptr<dim_t[]> heap_;
 };
 std::ostream& operator<<(std::ostream& os, const TShape& s);
+
+/*! \brief numpy-shape semantics (values match MXNet's NumpyShape and MXSetIsNumpyShape). Off: a
+ *  dim of 0 in an operator's shapes means "unknown". On: 0 is a real extent and () a scalar.
+ *  The switch itself lives in Imperative; lower layers take the value as an argument. */
+enum NumpyShape : int { kNumpyShapeOff = 0, kNumpyShapeThreadLocalOn = 1, kNumpyShapeGlobalOn = 2 };
 
 /*! \brief What an engine worker hands to a running operator. */
 struct RunContext {

@@ -116,6 +116,16 @@ MXNET_DLL int MXEngineSetBulkSize(int bulk_size, int* prev_bulk_size);
 /*! \brief The number of visible GPUs (0 in a build without CUDA). */
 MXNET_DLL int MXGetGPUCount(int* out);
 
+/*!
+ * \brief Turn numpy-shape semantics off (0), on for this thread (1) or on for every thread (2).
+ *  With them on, a dim of 0 is a zero extent and () a scalar shape; off, 0 means unknown.
+ * \param prev receives 1 when they were on before, else 0 (may be NULL).
+ */
+MXNET_DLL int MXSetIsNumpyShape(int is_np_shape, int* prev);
+
+/*! \brief numpy-shape state seen by this thread: 0 off, 1 on for this thread, 2 on globally. */
+MXNET_DLL int MXIsNumpyShape(int* curr);
+
 /* ------------------------------------------------------------------ NDArray */
 
 /*!

@@ -24,6 +24,13 @@ class Imperative {
   bool set_is_recording(bool recording);  // returns the previous value
   bool is_training() const;
   bool set_is_training(bool training);
+  // numpy-shape semantics (NumpyShape in base.h), thread-local or global, as in MXNet.
+  /*! \brief kNumpyShapeGlobalOn when set for every thread, else this thread's state. */
+  int is_np_shape() const;
+  /*! \brief Set a NumpyShape value: GlobalOn turns it on for all threads, ThreadLocalOn for this
+   *  thread, Off turns off both (this thread's and the global flag). Returns whether it was on
+   *  (0 or 1, as MXNet returns it). */
+  int set_is_np_shape(int flag);
 
   /*!
    * \brief Run attrs.op on inputs. outputs: empty to allocate new arrays, or exactly the op's

@@ -92,15 +92,22 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority = 0);
 
 namespace mxnet {
 
-/*! \brief Write arrays (with names, or none for a list) in MXNet's .params/.nd format. */
+/*!
+ * \brief Write arrays (with names, or none for a list) in MXNet's .params/.nd format.
+ *  np_shape (a NumpyShape value) picks the record version as MXNet does: V3 when on, else V2.
+ */
 void SaveNDArrayFile(const std::string& fname, const std::vector<NDArray>& arrays,
-                     const std::vector<std::string>& names);
-/*! \brief Read a .params/.nd file; throws dmlc::Error on a missing, truncated or corrupt file. */
+                     const std::vector<std::string>& names, int np_shape);
+/*!
+ * \brief Read a .params/.nd file; throws dmlc::Error naming the file when it is missing,
+ *  truncated or corrupt, or when its records do not match np_shape (V3 records need it on,
+ *  older ones need it off or globally on, as in MXNet).
+ */
 void LoadNDArrayFile(const std::string& fname, std::vector<NDArray>* arrays,
-                     std::vector<std::string>* names);
+                     std::vector<std::string>* names, int np_shape);
 std::string SaveNDArrayBuffer(const std::vector<NDArray>& arrays,
-                              const std::vector<std::string>& names);
+                              const std::vector<std::string>& names, int np_shape);
 void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arrays,
-                       std::vector<std::string>* names);
+                       std::vector<std::string>* names, int np_shape);
 
 }  // namespace mxnet

@@ -130,7 +130,9 @@ void DefineDLPack(py::module_& m, py::class_<NDArray>& cls) {
     }
     std::vector<dim_t> dims(dl.shape, dl.shape + dl.ndim);
     TShape shape(dims.begin(), dims.end());
-    if (dl.strides != nullptr) {
+    // Strides of a zero-size tensor are arbitrary (numpy keeps those of its base): no element
+    // is addressed, so any layout is compact.
+    if (dl.strides != nullptr && shape.Size() != 0) {
       int64_t expect = 1;
       for (int i = dl.ndim - 1; i >= 0; --i) {
         if (dl.shape[i] != 1 && dl.strides[i] != expect) {

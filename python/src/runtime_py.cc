@@ -27,11 +27,19 @@ void DefineRuntime(py::module_& m) {
       Imperative::Get()->SeedRandom(seed, &ctx);
     }
   });
+  m.def("set_np_shape", [](int flag) {
+    MXNET_PY_API("MXSetIsNumpyShape");
+    return Imperative::Get()->set_is_np_shape(flag);
+  });
+  m.def("is_np_shape", [] {
+    MXNET_PY_API("MXIsNumpyShape");
+    return Imperative::Get()->is_np_shape();
+  });
   m.def("save", [](const std::string& fname, const std::vector<NDArray>& arrays,
                    const std::vector<std::string>& names) {
     MXNET_PY_API("MXNDArraySave");
     py::gil_scoped_release nogil;
-    SaveNDArrayFile(fname, arrays, names);
+    SaveNDArrayFile(fname, arrays, names, Imperative::Get()->is_np_shape());
   });
   m.def("load", [](const std::string& fname) {
     MXNET_PY_API("MXNDArrayLoad");
@@ -39,7 +47,7 @@ void DefineRuntime(py::module_& m) {
     std::vector<std::string> names;
     {
       py::gil_scoped_release nogil;
-      LoadNDArrayFile(fname, &arrays, &names);
+      LoadNDArrayFile(fname, &arrays, &names, Imperative::Get()->is_np_shape());
     }
     return py::make_tuple(arrays, names);
   });
@@ -47,11 +55,11 @@ void DefineRuntime(py::module_& m) {
     std::string buf = data;
     std::vector<NDArray> arrays;
     std::vector<std::string> names;
-    LoadNDArrayBuffer(buf.data(), buf.size(), &arrays, &names);
+    LoadNDArrayBuffer(buf.data(), buf.size(), &arrays, &names, Imperative::Get()->is_np_shape());
     return py::make_tuple(arrays, names);
   });
   m.def("save_to_bytes", [](const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
-    std::string buf = SaveNDArrayBuffer(arrays, names);
+    std::string buf = SaveNDArrayBuffer(arrays, names, Imperative::Get()->is_np_shape());
     return py::bytes(buf);
   });
   m.def("features", [] {

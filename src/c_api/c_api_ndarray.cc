@@ -249,7 +249,7 @@ int MXNDArraySave(const char* fname, mx_uint num_args, NDArrayHandle* args, cons
       names.emplace_back(keys[i]);
     }
   }
-  SaveNDArrayFile(fname, arrays, names);
+  SaveNDArrayFile(fname, arrays, names, Imperative::Get()->is_np_shape());
   API_END();
 }
 
@@ -264,7 +264,7 @@ int MXNDArrayLoad(const char* fname, mx_uint* out_size, NDArrayHandle** out_arr,
   API_NOT_NULL(out_arr);
   std::vector<NDArray> arrays;
   std::vector<std::string> loaded_names;
-  LoadNDArrayFile(fname, &arrays, &loaded_names);
+  LoadNDArrayFile(fname, &arrays, &loaded_names, Imperative::Get()->is_np_shape());
   handles.clear();
   for (NDArray& a : arrays) handles.push_back(NewHandle(std::move(a)));
   names = std::move(loaded_names);

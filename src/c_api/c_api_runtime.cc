@@ -87,6 +87,20 @@ int MXEngineSetBulkSize(int bulk_size, int* prev_bulk_size) {
   API_END();
 }
 
+int MXSetIsNumpyShape(int is_np_shape, int* prev) {
+  API_BEGIN();
+  int old = Imperative::Get()->set_is_np_shape(is_np_shape);
+  if (prev != nullptr) *prev = old;
+  API_END();
+}
+
+int MXIsNumpyShape(int* curr) {
+  API_BEGIN();
+  API_NOT_NULL(curr);
+  *curr = Imperative::Get()->is_np_shape();
+  API_END();
+}
+
 int MXGetGPUCount(int* out) {
   API_BEGIN();
   API_NOT_NULL(out);

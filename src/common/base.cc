@@ -50,6 +50,17 @@ std::string TShape::ToString() const {
   return os.str();
 }
 
+void TShape::SizeError(const TShape& s, bool overflow) {
+  std::ostringstream os;
+  if (overflow) {
+    os << "shape " << s << " is too large: its number of elements does not fit in a 64-bit "
+       << "index (at most " << INT64_MAX << " elements)";
+  } else {
+    os << "shape " << s << " has an unknown dim (-1): its number of elements is undefined";
+  }
+  throw dmlc::Error(os.str());
+}
+
 std::ostream& operator<<(std::ostream& os, const TShape& s) {
   if (s.is_none()) return os << "None";
   os << '(';

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <stdexcept>
 
+#include "common/np_shape.h"
 #include "imperative/autograd_info.h"
 #include "imperative/invoke_hook.h"
 #include "imperative/op_resource.h"
@@ -79,6 +80,20 @@ void RecordOp(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
   }
 }
 
+// Outside numpy-shape semantics a dim of 0 in a given shape means "unknown" (MXNet's legacy
+// shapes), so an operator cannot take a zero-size input there. (A zero-size output computed
+// from the arguments, e.g. one_hot with depth 0, is allowed, as in MXNet 1.9.1.)
+void CheckNoZeroDimInputs(const std::string& op, const std::vector<TShape>& shapes) {
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    for (dim_t d : shapes[i]) {
+      if (d != 0) continue;
+      LOG(FATAL) << "Operator " << op << ": input " << i << " has shape " << shapes[i]
+                 << ", and a dim of 0 means an unknown size outside numpy-shape semantics; "
+                 << "zero-size arrays need mx.set_np_shape(True) or `with mx.np_shape():`";
+    }
+  }
+}
+
 std::vector<NDArray*> Pointers(std::vector<NDArray>* arrays) {
   std::vector<NDArray*> p;
   p.reserve(arrays->size());
@@ -121,6 +136,9 @@ bool Imperative::is_recording() const { return tls_recording; }
 bool Imperative::set_is_recording(bool v) { bool old = tls_recording; tls_recording = v; return old; }
 bool Imperative::is_training() const { return tls_training; }
 bool Imperative::set_is_training(bool v) { bool old = tls_training; tls_training = v; return old; }
+
+int Imperative::is_np_shape() const { return common::NumpyShapeState(); }
+int Imperative::set_is_np_shape(int flag) { return common::SetNumpyShapeState(flag); }
 
 void Imperative::SeedRandom(uint64_t seed, const Context* ctx) { SeedRandomStreams(seed, ctx); }
 
@@ -167,6 +185,7 @@ void Imperative::Invoke(const Context& default_ctx,
   }
   CHECK(maps.infer_shape.contains(op)) << "Operator " << op->name << " has no shape inference";
   CHECK(maps.infer_type.contains(op)) << "Operator " << op->name << " has no type inference";
+  if (!is_np_shape()) CheckNoZeroDimInputs(op->name, in_shapes);
   bool shapes_ok = maps.infer_shape[op](attrs, &in_shapes, &out_shapes);
   for (auto& s : out_shapes) shapes_ok = shapes_ok && s.IsKnown();
   CHECK(shapes_ok) << "Operator " << op->name << ": cannot infer the output shape from inputs";

@@ -64,7 +64,11 @@ NDArray::NDArray(const TShape& shape, Context ctx, bool delay_alloc, int dtype)
     : shape_(shape), dtype_(dtype) {
   CHECK(IsValidDType(dtype)) << "NDArray: dtype " << dtype << " is not a supported type";
   CHECK(shape.IsKnown()) << "NDArray: shape " << shape << " must be fully known";
-  ptr_ = std::make_shared<Chunk>(shape.Size() * DTypeSize(dtype), ctx, delay_alloc);
+  size_t bytes = 0;
+  CHECK(!__builtin_mul_overflow(shape.Size(), DTypeSize(dtype), &bytes))
+      << "NDArray: shape " << shape << " of " << DTypeName(dtype)
+      << " is too large: its size in bytes does not fit in 64 bits";
+  ptr_ = std::make_shared<Chunk>(bytes, ctx, delay_alloc);
 }
 
 NDArray NDArray::FromExternal(const TBlob& data, std::shared_ptr<void> keeper) {

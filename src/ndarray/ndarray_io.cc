@@ -56,11 +56,13 @@ class Reader {
   const char* end_;
 };
 
-void WriteArray(Writer* w, const NDArray& arr) {
+void WriteArray(Writer* w, const NDArray& arr, int np_shape) {
   CHECK(!arr.is_none()) << "save: cannot save an empty (none) NDArray";
   const TShape& s = arr.shape();
-  // 0-d arrays only exist in the numpy-shape record (V3); everything else is written as V2.
-  w->Put<uint32_t>(s.ndim() == 0 ? kV3Magic : kV2Magic);
+  // V3 under numpy-shape semantics, V2 otherwise, as MXNet writes. A 0-d array is V3 even
+  // outside them: a V2 record with ndim 0 means "no array" (MXNet writes one its reader
+  // cannot parse), so V3 is the only record that keeps a scalar.
+  w->Put<uint32_t>(np_shape != kNumpyShapeOff || s.ndim() == 0 ? kV3Magic : kV2Magic);
   w->Put<int32_t>(0);  // dense storage
   w->Put<int32_t>(s.ndim());
   for (dim_t d : s) w->Put<int64_t>(d);
@@ -90,8 +92,18 @@ TShape ReadShape(Reader* r, bool int64_dims) {
   return s;
 }
 
-NDArray ReadArray(Reader* r) {
+NDArray ReadArray(Reader* r, int np_shape) {
   uint32_t magic = r->Get<uint32_t>("an array header");
+  // The record's shape semantics must be the caller's (a global switch reads both), as in MXNet.
+  if (magic == kV3Magic) {
+    CHECK(np_shape != kNumpyShapeOff)
+        << "load: the array was saved with numpy-shape semantics and must be loaded with them "
+        << "on: use `with mx.np_shape(True):` (or mx.set_np_shape(True)) around the load";
+  } else {
+    CHECK(np_shape != kNumpyShapeThreadLocalOn)
+        << "load: the array was saved without numpy-shape semantics and must be loaded with "
+        << "them off: use `with mx.np_shape(False):` around the load";
+  }
   TShape shape;
   bool legacy = true;
   if (magic == kV2Magic || magic == kV3Magic) {
@@ -128,17 +140,38 @@ NDArray ReadArray(Reader* r) {
   return arr;
 }
 
+// Names are UTF-8 (Python str); reject what a strict decoder rejects: bad lead or continuation
+// bytes, overlong forms, surrogates and code points past U+10FFFF.
+bool IsValidUTF8(const char* s, size_t n) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s);
+  size_t i = 0;
+  while (i < n) {
+    unsigned c = p[i];
+    int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    if (extra < 0 || static_cast<size_t>(extra) > n - i - 1) return false;
+    uint32_t cp = extra == 0 ? c : c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    static const uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string SaveNDArrayBuffer(const std::vector<NDArray>& arrays,
-                              const std::vector<std::string>& names) {
+                              const std::vector<std::string>& names, int np_shape) {
   CHECK(names.empty() || names.size() == arrays.size())
       << "save: " << arrays.size() << " arrays but " << names.size() << " names";
   Writer w;
   w.Put<uint64_t>(kListMagic);
   w.Put<uint64_t>(0);
   w.Put<uint64_t>(arrays.size());
-  for (const NDArray& a : arrays) WriteArray(&w, a);
+  for (const NDArray& a : arrays) WriteArray(&w, a, np_shape);
   w.Put<uint64_t>(names.size());
   for (const std::string& n : names) {
     w.Put<uint64_t>(n.size());
@@ -148,7 +181,7 @@ std::string SaveNDArrayBuffer(const std::vector<NDArray>& arrays,
 }
 
 void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arrays,
-                       std::vector<std::string>* names) {
+                       std::vector<std::string>* names, int np_shape) {
   Reader r(data, size);
   uint64_t magic = r.Get<uint64_t>("the file header");
   CHECK_EQ(magic, kListMagic) << "Invalid NDArray file format: bad magic number 0x" << std::hex
@@ -160,7 +193,7 @@ void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arra
                                  << " arrays in " << r.remaining() << " bytes";
   arrays->clear();
   names->clear();
-  for (uint64_t i = 0; i < n; ++i) arrays->push_back(ReadArray(&r));
+  for (uint64_t i = 0; i < n; ++i) arrays->push_back(ReadArray(&r, np_shape));
   uint64_t k = r.Get<uint64_t>("the name count");
   CHECK(k == 0 || k == n) << "Invalid NDArray file format: " << n << " arrays but " << k
                           << " names";
@@ -169,13 +202,15 @@ void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arra
     CHECK_LE(len, r.remaining()) << "Invalid NDArray file format: name length " << len
                                  << " exceeds the file";
     const char* p = r.Take(len, "a name");
+    CHECK(IsValidUTF8(p, len)) << "Invalid NDArray file format: name " << i
+                               << " is not valid UTF-8 (corrupt file)";
     names->emplace_back(p, len);
   }
 }
 
 void SaveNDArrayFile(const std::string& fname, const std::vector<NDArray>& arrays,
-                     const std::vector<std::string>& names) {
-  std::string buf = SaveNDArrayBuffer(arrays, names);
+                     const std::vector<std::string>& names, int np_shape) {
+  std::string buf = SaveNDArrayBuffer(arrays, names, np_shape);
   std::ofstream out(fname, std::ios::binary | std::ios::trunc);
   CHECK(out.good()) << "save: cannot open " << fname << " for writing";
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
@@ -184,13 +219,17 @@ void SaveNDArrayFile(const std::string& fname, const std::vector<NDArray>& array
 }
 
 void LoadNDArrayFile(const std::string& fname, std::vector<NDArray>* arrays,
-                     std::vector<std::string>* names) {
+                     std::vector<std::string>* names, int np_shape) {
   std::ifstream in(fname, std::ios::binary);
   CHECK(in.good()) << "load: cannot open " << fname << " (no such file or not readable)";
   std::stringstream ss;
   ss << in.rdbuf();
   std::string buf = ss.str();
-  LoadNDArrayBuffer(buf.data(), buf.size(), arrays, names);
+  try {
+    LoadNDArrayBuffer(buf.data(), buf.size(), arrays, names, np_shape);
+  } catch (const dmlc::Error& e) {
+    throw dmlc::Error(std::string(e.what()) + " [file " + fname + "]");
+  }
 }
 
 }  // namespace mxnet

@@ -384,7 +384,18 @@ def from_dlpack(dlpack):
 
 
 def from_numpy(ndarray, zero_copy=True):
-    """An NDArray from a numpy array; shares its memory when zero_copy and it is contiguous."""
-    if zero_copy and ndarray.flags["C_CONTIGUOUS"]:
-        return from_dlpack(ndarray.__dlpack__())
+    """An NDArray from a numpy array: a copy, or with zero_copy (a C-contiguous array only,
+    else ValueError) its memory shared. A shared numpy array becomes read-only (as in MXNet
+    1.9.1): write through the NDArray."""
+    if zero_copy:
+        if not ndarray.flags["C_CONTIGUOUS"]:
+            raise ValueError("from_numpy: zero_copy needs a C-contiguous array; use "
+                             "numpy.ascontiguousarray or zero_copy=False")
+        if not ndarray.flags["WRITEABLE"]:
+            # numpy exports only writable memory; MXNet 1.9.1 shares read-only arrays too
+            # (e.g. one shared before). Raises ValueError when numpy cannot allow it.
+            ndarray.flags["WRITEABLE"] = True
+        out = from_dlpack(ndarray.__dlpack__())
+        ndarray.flags["WRITEABLE"] = False
+        return out
     return array(ndarray, dtype=ndarray.dtype)

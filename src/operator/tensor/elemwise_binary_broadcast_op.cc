@@ -83,10 +83,22 @@ std::vector<NodeEntry> HypotGrad(const ObjectPtr& n, const std::vector<NodeEntry
   return {ReduceTo(n, Mul(n, og_out, n->inputs[0]), 0), ReduceTo(n, Mul(n, og_out, n->inputs[1]), 1)};
 }
 
+// MXNet 1.9.1 (like NumPy) has no boolean subtraction: elemwise_sub and broadcast_sub fail on
+// bool arrays. Checked at type inference, so the error is raised at the call.
+bool NoBoolElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  for (size_t i = 0; i < in->size(); ++i) {
+    if ((*in)[i] != kBool) continue;
+    LOG(FATAL) << "Operator " << attrs.op->name << " does not support boolean type: input " << i
+               << " is bool (cast it with astype first)";
+  }
+  return ElemwiseType(attrs, in, out);
+}
+
 template <typename Op>
 nnvm::Op& RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broadcast,
                          std::initializer_list<const char*> aliases = {}) {
   for (const char* a : aliases) reg.add_alias(a);
+  constexpr bool kIsSub = std::is_same<Op, struct mshadow_op::minus>::value;
   reg.describe(doc)
       .set_num_inputs(2)
       .set_num_outputs(1)
@@ -94,7 +106,7 @@ nnvm::Op& RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broad
       .add_argument("rhs", "NDArray-or-Symbol", "Second input to the function")
       .set_attr<FListInputNames>("FListInputNames", InputNames({"lhs", "rhs"}))
       .set_attr<FInferShape>("FInferShape", broadcast ? BinaryBroadcastShape : SameShapeBinary)
-      .set_attr<FInferType>("FInferType", ElemwiseType)
+      .set_attr<FInferType>("FInferType", kIsSub ? NoBoolElemwiseType : ElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption",
                                 [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {1, 0}}; });
   FCompute fcompute = BinaryBroadcastCompute<Op>;

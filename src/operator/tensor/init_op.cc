@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 
+#include "common/np_shape.h"
 #include "operator/tuple_args.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
 
@@ -132,6 +133,16 @@ bool InitShape(const NodeAttrs& attrs, std::vector<TShape>*, std::vector<TShape>
   for (dim_t d : shape) {
     CHECK_GE(d, 0) << "Operator " << attrs.op->name << ": argument shape expected non-negative "
                    << "dimensions, given " << shape;
+  }
+  // Outside numpy-shape semantics a 0 dim means "unknown" (as in MXNet 1.9.1): the output
+  // shape must then come from elsewhere (a symbolic graph), else the array cannot be made.
+  bool unknown = common::NumpyShapeState() == kNumpyShapeOff &&
+                 std::find(shape.begin(), shape.end(), 0) != shape.end();
+  if (unknown) {
+    if ((*out)[0].IsKnown()) return true;
+    LOG(FATAL) << "Operator " << attrs.op->name << ": argument shape " << shape
+               << " has a 0 dim, which means an unknown size outside numpy-shape semantics; "
+               << "zero-size arrays need mx.set_np_shape(True) or `with mx.np_shape():`";
   }
   AssignShape(attrs, "output", &(*out)[0], shape);
   return true;

@@ -581,6 +581,24 @@ def test_autograd_flags_round_trip():
     assert not autograd.is_recording() and not autograd.is_training()
 
 
+def test_numpy_shape_flag_round_trip_and_is_shared_with_python():
+    prev, cur = ctypes.c_int(-1), ctypes.c_int(-1)
+    check(LIB.MXSetIsNumpyShape(1, ctypes.byref(prev)))
+    try:
+        assert prev.value == 0 and mx.is_np_shape()
+        check(LIB.MXIsNumpyShape(ctypes.byref(cur)))
+        assert cur.value == 1
+        check(LIB.MXSetIsNumpyShape(2, ctypes.byref(prev)))
+        check(LIB.MXIsNumpyShape(ctypes.byref(cur)))
+        assert prev.value == 1 and cur.value == 2
+        assert LIB.MXSetIsNumpyShape(5, None) == -1 and "active" in last_error()
+    finally:
+        check(LIB.MXSetIsNumpyShape(0, None))
+    check(LIB.MXIsNumpyShape(ctypes.byref(cur)))
+    assert cur.value == 0 and not mx.is_np_shape()
+    assert LIB.MXIsNumpyShape(None) == -1
+
+
 def _record(fn):
     check(LIB.MXAutogradSetIsRecording(1, None))
     try:

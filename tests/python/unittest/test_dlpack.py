@@ -99,3 +99,27 @@ def test_torch_shares_memory_both_ways(tmp_path):
     if r.returncode != 0 and "numpy" in r.stderr and "ABI" in r.stderr:
         pytest.skip("the torch interpreter's numpy cannot load this build: " + r.stderr[-200:])
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_from_numpy_zero_copy_makes_the_source_read_only():
+    src = np.arange(6, dtype=np.float32).reshape(3, 2)
+    arr = mx.nd.from_numpy(src)
+    with pytest.raises(ValueError):
+        src[2, 1] = 0
+    arr[2, 1] = 100
+    arr.wait_to_read()
+    assert src[2, 1] == 100
+    again = mx.nd.from_numpy(src)  # a read-only source shared before can be shared again
+    assert again.asnumpy()[2, 1] == 100 and not src.flags["WRITEABLE"]
+    with pytest.raises(ValueError, match="C-contiguous"):
+        mx.nd.from_numpy(np.ones((2, 3), dtype=np.float32).T)
+    copied = np.ones(3, dtype=np.float32)
+    mx.nd.from_numpy(copied, zero_copy=False)
+    copied[0] = 5  # a copy leaves the source writable
+
+
+def test_from_numpy_scalar_and_zero_size_arrays():
+    for src in (np.array(3.0, dtype=np.float32), np.zeros((1, 0, 2), dtype=np.float32)):
+        for zero_copy in (False, True):
+            out = mx.nd.from_numpy(src.copy(), zero_copy=zero_copy)
+            assert out.shape == src.shape and out.asnumpy().shape == src.shape

@@ -1,6 +1,7 @@
 """mx.nd.save / mx.nd.load: bit-compatibility with MXNet 1.9.1 files and corrupt-file errors."""
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -40,7 +41,11 @@ def test_loads_dict_written_by_mxnet_191():
 
 def test_loads_numpy_shape_records_with_scalars():
     exp = _expected()
-    arrays = mx.nd.load(os.path.join(FIXTURES, "mxnet191_npshape.nd"))
+    path = os.path.join(FIXTURES, "mxnet191_npshape.nd")
+    with pytest.raises(mx.MXNetError, match="saved with numpy-shape semantics"):
+        mx.nd.load(path)
+    with mx.np_shape():
+        arrays = mx.nd.load(path)
     keys = sorted((k for k in exp.files if k.startswith("npshape_")), key=lambda k: int(k[8:]))
     for a, k in zip(arrays, keys):
         assert a.shape == exp[k].shape and a.asnumpy().tobytes() == exp[k].tobytes(), k
@@ -67,7 +72,7 @@ def test_round_trip_every_dtype(tmp_path):
             "i64": mx.nd.array([2 ** 40], dtype=np.int64),
             "u8": mx.nd.array([255, 0], dtype=np.uint8),
             "b": mx.nd.array([True, False], dtype=np.bool_),
-            "empty": mx.nd.zeros((0, 3))}
+            "empty": mx.nd.array(np.zeros((0, 3), dtype=np.float32))}
     path = str(tmp_path / "x.params")
     mx.nd.save(path, data)
     back = mx.nd.load(path)
@@ -116,17 +121,84 @@ def test_missing_truncated_and_corrupt_files_raise(tmp_path):
     bad_magic.write_bytes(b"\x00" * 64)
     with pytest.raises(mx.MXNetError, match="magic"):
         mx.nd.load(str(bad_magic))
-    rng = np.random.RandomState(0)
-    for i in range(30):  # random byte flips must raise or load, never crash
+
+
+def _unchecked_offsets(buf):
+    """Bytes of a file of dense V2 records (the fixtures) whose corruption the format cannot
+    detect: array elements, and the dims of a zero-size array (any dims give 0 bytes)."""
+    itemsize = {0: 4, 1: 8, 2: 2, 3: 1, 4: 4, 5: 1, 6: 8, 7: 1}
+    pos, unchecked = 24, set()
+    for _ in range(int.from_bytes(buf[16:24], "little")):
+        ndim = int.from_bytes(buf[pos + 8:pos + 12], "little")
+        dims = [int.from_bytes(buf[pos + 12 + 8 * i:pos + 20 + 8 * i], "little")
+                for i in range(ndim)]
+        if 0 in dims:
+            unchecked.update(range(pos + 12, pos + 12 + 8 * ndim))
+        pos += 12 + 8 * ndim + 8
+        size = int(np.prod(dims)) * itemsize[int.from_bytes(buf[pos:pos + 4], "little")]
+        unchecked.update(range(pos + 4, pos + 4 + size))
+        pos += 4 + size
+    return unchecked
+
+
+# Runs in a subprocess: a crash there fails the test instead of killing the test run.
+_FLIP_SCRIPT = r"""
+import sys
+import numpy as np
+import mxnet as mx
+sys.path.insert(0, sys.argv[2])
+from test_ndarray_io import _unchecked_offsets
+
+good = open(sys.argv[1], "rb").read()
+want = mx.nd.load(sys.argv[1])
+items = lambda r: sorted(r.items()) if isinstance(r, dict) else list(enumerate(r))
+unchecked = _unchecked_offsets(good)
+raised = same = 0
+for pos in range(len(good)):
+    if pos in unchecked:
+        continue
+    # Inverting a byte also turns any ASCII name byte into invalid UTF-8.
+    for mask in (0xFF,):
         b = bytearray(good)
-        for pos in rng.randint(0, len(b), size=4):
-            b[pos] = rng.randint(0, 256)
-        p = tmp_path / ("flip%d" % i)
-        p.write_bytes(bytes(b))
+        b[pos] ^= mask
         try:
-            mx.nd.load(str(p))
+            got = mx.nd.load_frombuffer(bytes(b))
         except mx.MXNetError:
-            pass
+            raised += 1
+            continue
+        assert type(got) is type(want), (pos, mask)
+        for (k1, a1), (k2, a2) in zip(items(got), items(want)):
+            assert k1 == k2 and a1.dtype == a2.dtype and a1.shape == a2.shape, (pos, mask)
+            assert a1.asnumpy().tobytes() == a2.asnumpy().tobytes(), (pos, mask)
+        assert len(items(got)) == len(items(want)), (pos, mask)
+        same += 1
+print(raised, same)
+"""
+
+
+@pytest.mark.parametrize("fixture", ["mxnet191_list.nd", "mxnet191_dict.params"])
+def test_corrupt_headers_and_names_raise_or_load_the_original(fixture):
+    # Invert each byte the format can check (magic, storage type, shapes, dtype, context,
+    # counts, names): the load must raise MXNetError or return exactly the original arrays
+    # (inverting the reserved word or the ignored dev_id changes nothing).
+    r = subprocess.run([sys.executable, "-c", _FLIP_SCRIPT, os.path.join(FIXTURES, fixture),
+                        os.path.dirname(__file__)], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0, r.stdout + r.stderr
+    raised, same = map(int, r.stdout.split())
+    assert raised > 0 and same > 0
+
+
+def test_name_that_is_not_utf8_raises_naming_the_file(tmp_path):
+    path = tmp_path / "names.params"
+    mx.nd.save(str(path), {"w\u00e9": mx.nd.ones((1,))})
+    raw = bytearray(path.read_bytes())
+    raw[-1] = 0xFF  # the second byte of "\u00e9" (c3 a9) becomes an invalid continuation
+    path.write_bytes(bytes(raw))
+    with pytest.raises(mx.MXNetError, match=r"not valid UTF-8.*names\.params"):
+        mx.nd.load(str(path))
+    with pytest.raises(mx.MXNetError, match="not valid UTF-8"):
+        mx.nd.load_frombuffer(bytes(raw))
 
 
 def test_save_rejects_bad_arguments(tmp_path):

@@ -164,6 +164,16 @@ def test_math_ops_refuse_bool_arrays():
         nd.exp(b).asnumpy()
 
 
+def test_subtract_refuses_bool_arrays_like_mxnet_191():
+    b = nd.array([1, 0], dtype=np.bool_)
+    for f in (lambda: b - b, lambda: nd.elemwise_sub(b, b),
+              lambda: nd.broadcast_sub(b, nd.array([[1], [0]], dtype=np.bool_))):
+        with pytest.raises(mx.base.MXNetError, match="sub.* does not support boolean"):
+            f()
+    # Only subtraction is refused; addition keeps working on bool.
+    np.testing.assert_array_equal((b + b).asnumpy(), [True, False])
+
+
 def test_negative_and_abs_on_signed_integers():
     x = nd.array([-3, 0, 5], dtype=np.int32)
     np.testing.assert_array_equal(nd.negative(x).asnumpy(), [3, 0, -5])

@@ -14,8 +14,9 @@ DTYPES = [np.float32, np.float64, np.float16, np.uint8, np.int8, np.int32, np.in
 @pytest.mark.parametrize("dtype", DTYPES + [np.bool_])
 @pytest.mark.parametrize("shape", [(3,), (2, 3, 4), (0, 5), ()])
 def test_zeros_and_ones_fill_shape_and_dtype(dtype, shape):
-    z = nd.zeros(shape, dtype=dtype)
-    o = nd.ones(shape, dtype=dtype)
+    with mx.np_shape(0 in shape):  # a 0 dim is an unknown size outside numpy-shape semantics
+        z = nd.zeros(shape, dtype=dtype)
+        o = nd.ones(shape, dtype=dtype)
     assert z.shape == shape and o.shape == shape
     assert z.dtype == dtype and o.dtype == dtype
     np.testing.assert_array_equal(z.asnumpy(), np.zeros(shape, dtype=dtype))
@@ -26,6 +27,19 @@ def test_zeros_takes_an_int_shape_and_large_sizes():
     np.testing.assert_array_equal(nd.zeros(4).asnumpy(), np.zeros(4))
     big = nd.ones((1 << 20,), dtype=np.int32)
     assert int(big.asnumpy().sum()) == 1 << 20
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda: nd.ones((1 << 32, 1 << 32)), r"\(4294967296,4294967296\)"),
+    (lambda: nd.zeros((1 << 62, 4)), r"\(4611686018427387904,4\)"),
+    (lambda: nd.full((1 << 40, 1 << 40, 1 << 40), 1), r"\(1099511627776,"),
+    (lambda: nd.empty((1 << 31, 1 << 31, 4)), r"\(2147483648,2147483648,4\)"),
+    # numpy's product of these dims wraps to 0, the size of the array: only the C++ check sees it
+    (lambda: nd.array(np.zeros((0,))).reshape((1 << 32, 1 << 32)), r"\(4294967296,4294967296\)"),
+])
+def test_shapes_whose_size_overflows_raise_naming_the_shape(make, shape):
+    with pytest.raises(mx.base.MXNetError, match="shape " + shape + ".* too large"):
+        make()
 
 
 def test_internal_zeros_accepts_ctx_and_shape_texts():
