@@ -14,7 +14,8 @@ from . import util
 from . import test_utils
 from . import context
 from . import profiler
+from . import operator
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
-           "random", "runtime", "engine", "util", "test_utils", "profiler", "current_context",
+           "random", "runtime", "engine", "util", "test_utils", "profiler", "operator", "current_context",
            "num_gpus"]
