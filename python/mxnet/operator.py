@@ -8,6 +8,7 @@ for.
 """
 import atexit
 import collections
+import os
 
 from . import _ffi
 
@@ -162,3 +163,7 @@ def get_operator_arguments(op_name):
 
 # Pending custom ops finish while Python can still run them; afterwards nothing calls in.
 atexit.register(_ffi.custom_op_shutdown)
+# Before a fork the engine finishes its work, with the forking thread holding the GIL; the
+# custom ops among that work need the GIL, so they are waited for first, without it.
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_ffi.custom_op_before_fork)

@@ -326,6 +326,11 @@ void DefineCustomOp(py::module_& m) {
   });
   m.def("custom_op_shutdown", &ShutdownCustomOps,
         "Finish pending custom-op work and stop calling into Python (run at exit).");
+  m.def("custom_op_before_fork", [] {
+    py::gil_scoped_release nogil;
+    custom::WaitForCustomOps();
+  }, "Wait, without the GIL, for custom-op calls in flight (their callbacks need the GIL and "
+     "the engine finishes its work before a fork).");
 }
 
 }  // namespace mxnet

@@ -5,6 +5,7 @@
 #include <dmlc/logging.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -33,6 +34,30 @@ std::unordered_map<std::string, PropCreator>& Registry() {
   return *creators;
 }
 std::atomic<CustomCallHook> g_call_hook{nullptr};
+
+// ---------------------------------------------------------------- calls in flight
+
+struct PendingCalls {
+  std::mutex mu;
+  std::condition_variable cv;
+  int count{0};
+};
+PendingCalls& Pending() {
+  static auto* p = new PendingCalls();  // never freed: tokens may die in late threads
+  return *p;
+}
+/*! \brief Alive from the push of a call until the engine has finished or dropped it. */
+struct PendingToken {
+  PendingToken() {
+    std::lock_guard<std::mutex> lock(Pending().mu);
+    ++Pending().count;
+  }
+  ~PendingToken() {
+    std::lock_guard<std::mutex> lock(Pending().mu);
+    if (--Pending().count == 0) Pending().cv.notify_all();
+  }
+};
+thread_local int tls_callback_depth = 0;  // > 0 while this thread runs a callback
 
 /*! \brief State of one forward call, shared with the backward node recorded from it. */
 struct CallState {
@@ -156,16 +181,18 @@ void PushCustomCall(const char* engine_name, std::string call_name, Context ctx,
   std::vector<VarHandle> read_vars, write_vars;
   for (const NDArray& a : reads) if (!a.is_none()) read_vars.push_back(a.var());
   for (const NDArray& a : writes) write_vars.push_back(a.var());
+  auto token = std::make_shared<PendingToken>();
   Engine::Get()->PushAsync(
       [ctx, call_name = std::move(call_name), reads = std::move(reads), writes = std::move(writes),
-       call = std::move(call)](RunContext, CallbackOnComplete on_complete) {
+       call = std::move(call), token](RunContext, CallbackOnComplete on_complete) {
         std::vector<NDArray> r_alias, w_alias;
         for (const NDArray& a : reads) r_alias.push_back(Alias(a));
         for (const NDArray& a : writes) w_alias.push_back(Alias(a));
-        auto task = [ctx, call_name, call, r_alias, w_alias, on_complete]() {
+        auto task = [ctx, call_name, call, r_alias, w_alias, on_complete, token]() {
           std::shared_ptr<dmlc::Error> error;
           CustomCallHook hook = g_call_hook.load(std::memory_order_acquire);
           if (hook) hook(call_name, true);
+          ++tls_callback_depth;
           try {
             call(r_alias, w_alias);
           } catch (const dmlc::Error& e) {
@@ -173,12 +200,13 @@ void PushCustomCall(const char* engine_name, std::string call_name, Context ctx,
           } catch (const std::exception& e) {
             error = std::make_shared<dmlc::Error>(call_name + ": " + e.what());
           }
+          --tls_callback_depth;
           if (hook) hook(call_name, false);
           std::vector<VarHandle> vars;
           for (const NDArray& a : r_alias) if (!a.is_none()) vars.push_back(a.var());
           for (const NDArray& a : w_alias) vars.push_back(a.var());
           Engine::Get()->PushSync(
-              [vars, error, on_complete, r_alias, w_alias](RunContext) {
+              [vars, error, on_complete, r_alias, w_alias, token](RunContext) {
                 std::shared_ptr<dmlc::Error> err = error;
                 for (VarHandle v : vars) {
                   if (err) break;
@@ -333,6 +361,12 @@ void RegisterCustomOp(const std::string& op_type, PropCreator creator) {
   CHECK(!op_type.empty()) << "mx.operator.register: reg_name must not be empty";
   std::lock_guard<std::mutex> lock(RegistryMu());
   Registry()[op_type] = std::move(creator);
+}
+
+void WaitForCustomOps() {
+  if (tls_callback_depth > 0) return;
+  std::unique_lock<std::mutex> lock(Pending().mu);
+  Pending().cv.wait(lock, [] { return Pending().count == 0; });
 }
 
 void SetCustomCallHook(CustomCallHook hook) { g_call_hook.store(hook, std::memory_order_release); }

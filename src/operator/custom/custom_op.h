@@ -66,6 +66,14 @@ using PropCreator = std::function<std::shared_ptr<CustomOpProp>(
 void RegisterCustomOp(const std::string& op_type, PropCreator creator);
 
 /*!
+ * \brief Block until every custom-operator call pushed so far has finished (or been dropped
+ *  by the engine because an input failed). A front calls it, without holding its own lock
+ *  (the GIL), before the process forks: the engine finishes its work before a fork, and
+ *  that work may need the front. Returns at once when called from inside a callback.
+ */
+void WaitForCustomOps();
+
+/*!
  * \brief Called on the thread that runs a custom operator's Forward/Backward, right before
  *  (begin) and after (end) the call, with "op_type" or "_backward_op_type"; the profiler uses
  *  it. Null (the default) turns it off.

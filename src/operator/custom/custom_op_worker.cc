@@ -1,7 +1,7 @@
 // The custom-operator worker threads: a FIFO queue served by threads started on demand.
 #include "operator/custom/custom_op_worker.h"
 
-#include <dmlc/logging.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -22,27 +22,43 @@ class WorkerPool {
             std::max<int64_t>(1, env::GetInt("MXNET_CUSTOM_OP_NUM_THREADS")))) {}
 
   void Push(std::function<void()> task) {
-    std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(task));
-    if (idle_ < static_cast<int>(queue_.size()) && threads_ < max_threads_) {
-      ++threads_;
+    State* s = state_;
+    std::lock_guard<std::mutex> lock(s->mu);
+    s->queue.push_back(std::move(task));
+    if (s->idle < static_cast<int>(s->queue.size()) && s->threads < max_threads_) {
+      ++s->threads;
       // Detached: the pool is never destroyed, so its threads may outlive static destructors
-      // (a thread blocked on cv_ at exit is simply ended with the process).
-      std::thread([this] { Run(); }).detach();
+      // (a thread blocked on cv at exit is simply ended with the process).
+      std::thread([s] { Run(s); }).detach();
     } else {
-      cv_.notify_one();
+      s->cv.notify_one();
     }
   }
 
+  /*!
+   * \brief In a forked child: none of the parent's threads exist, and they may have held the
+   *  lock at the fork, so the child starts from a fresh state (the parent's is left alone:
+   *  destroying a mutex or condition variable others held is undefined).
+   */
+  void ResetInChild() { state_ = new State(); }
+
  private:
-  void Run() {
-    std::unique_lock<std::mutex> lock(mu_);
+  struct State {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::function<void()>> queue;
+    int threads{0};
+    int idle{0};
+  };
+
+  static void Run(State* s) {
+    std::unique_lock<std::mutex> lock(s->mu);
     for (;;) {
-      ++idle_;
-      cv_.wait(lock, [this] { return !queue_.empty(); });
-      --idle_;
-      std::function<void()> task = std::move(queue_.front());
-      queue_.pop_front();
+      ++s->idle;
+      s->cv.wait(lock, [s] { return !s->queue.empty(); });
+      --s->idle;
+      std::function<void()> task = std::move(s->queue.front());
+      s->queue.pop_front();
       lock.unlock();
       task();
       task = nullptr;  // release what it holds outside the lock
@@ -51,19 +67,21 @@ class WorkerPool {
   }
 
   const int max_threads_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> queue_;
-  int threads_{0};
-  int idle_{0};
+  State* state_{new State()};  // never freed (see Push and ResetInChild)
 };
+
+WorkerPool* Pool() {
+  static WorkerPool* pool = [] {
+    auto* p = new WorkerPool();  // never freed: see Push
+    pthread_atfork(nullptr, nullptr, [] { Pool()->ResetInChild(); });
+    return p;
+  }();
+  return pool;
+}
 
 }  // namespace
 
-void PushToCustomOpWorker(std::function<void()> task) {
-  static WorkerPool* pool = new WorkerPool();  // never freed: see Push
-  pool->Push(std::move(task));
-}
+void PushToCustomOpWorker(std::function<void()> task) { Pool()->Push(std::move(task)); }
 
 }  // namespace custom
 }  // namespace mxnet

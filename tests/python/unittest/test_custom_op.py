@@ -510,3 +510,19 @@ def test_profiler_files_custom_ops_under_custom_operator(tmp_path):
     assert "_backward_test_sqr::pure_python" in custom
     assert "test_sqr::broadcast_mul" in custom or "test_sqr::elemwise_mul" in custom
     assert "Custom" in stats["Time"]["operator"]
+
+
+def test_fork_with_custom_ops_pending_and_in_the_child():
+    r = run_script("""
+import os
+x = mx.nd.ones((2,))
+ys = [mx.nd.Custom(x, op_type="slow") for _ in range(20)]   # still running at the fork
+pid = os.fork()
+if pid == 0:
+    z = mx.nd.Custom(mx.nd.ones((2,)), op_type="slow")      # the child starts its own workers
+    os._exit(0 if z.asnumpy().tolist() == [2.0, 2.0] else 3)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status), ys[-1].asnumpy().tolist())
+""")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "0 [2.0, 2.0]"
