@@ -475,7 +475,29 @@ print("pushed")
     assert r.stdout.strip() == "pushed"
 
 
-def test_num_threads_env_var_limits_workers_but_nesting_still_works():
+@pytest.mark.parametrize("limit", [1, 3])
+def test_num_threads_env_var_limits_the_workers(limit):
+    r = run_script("""
+import threading, time
+seen = set()
+class Sleepy(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        seen.add(threading.get_ident())
+        time.sleep(0.02)   # releases the GIL: a free worker could take the next call
+        self.assign(out_data[0], req[0], in_data[0])
+@mx.operator.register("sleepy")
+class SleepyProp(mx.operator.CustomOpProp):
+    def create_operator(self, ctx, shapes, dtypes):
+        return Sleepy()
+ys = [mx.nd.Custom(mx.nd.ones((1,)), op_type="sleepy") for _ in range(12)]
+mx.nd.waitall()
+print(len(seen))
+""", {"MXNET_CUSTOM_OP_NUM_THREADS": str(limit), "MXNET_CPU_WORKER_NTHREADS": "4"})
+    assert r.returncode == 0, r.stderr
+    assert 1 <= int(r.stdout) <= limit
+
+
+def test_nested_custom_ops_work_with_a_single_worker():
     r = run_script("""
 class Outer(mx.operator.CustomOp):
     def forward(self, is_train, req, in_data, out_data, aux):
