@@ -51,7 +51,12 @@ void DefineRuntime(py::module_& m) {
     return py::make_tuple(arrays, names);
   });
   m.def("save_to_bytes", [](const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
-    std::string buf = SaveNDArrayBuffer(arrays, names);
+    std::string buf;
+    {
+      // Waits for the arrays: work it waits for (a custom op's callback) may need the GIL.
+      py::gil_scoped_release nogil;
+      buf = SaveNDArrayBuffer(arrays, names);
+    }
     return py::bytes(buf);
   });
   m.def("features", [] {

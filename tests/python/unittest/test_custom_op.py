@@ -548,3 +548,16 @@ print(os.waitstatus_to_exitcode(status), ys[-1].asnumpy().tolist())
 """)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "0 [2.0, 2.0]"
+
+
+def test_serializing_an_array_a_custom_op_still_computes_does_not_hang():
+    # Saving waits for the array; the wait must not hold the GIL the callback needs.
+    r = run_script("""
+y = mx.nd.Custom(mx.nd.ones((2,)), op_type="slow")
+z = mx.nd.Custom(mx.nd.ones((2,)), op_type="slow")
+buf = mx._ffi.save_to_bytes([y], [])
+mx.nd.save("/dev/null", [z])
+print(mx.nd.load_frombuffer(buf)[0].asnumpy().tolist())
+""")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[2.0, 2.0]"
