@@ -231,7 +231,10 @@ class PyCustomOpProp final : public custom::CustomOpProp {
       py::object np_dtype = py::module_::import("numpy").attr("dtype");
       py::list in;
       for (size_t i = 0; i < sizes[0]; ++i) {
-        in.append(np_dtype(NumpyName((*types)[i])).attr("type"));
+        const int t = (*types)[i];
+        py::object type = py::none();
+        if (t >= 0) type = np_dtype(NumpyName(t)).attr("type");
+        in.append(type);
       }
       py::object ret = prop_->obj.attr("infer_type")(in);
       std::vector<py::object> lists = InferResult(where, ret, sizes);

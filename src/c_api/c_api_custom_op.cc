@@ -28,7 +28,9 @@ class CallbackList {
   bool Has(int i) const { return i < list_.num_callbacks && list_.callbacks[i] != nullptr; }
   template <typename F>
   F Get(int i, const char* what) const {
-    if (!Has(i)) throw dmlc::Error("Custom " + owner_ + ": the front gave no " + what + " callback");
+    if (!Has(i)) {
+      throw dmlc::Error("Custom " + owner_ + ": the front gave no " + what + " callback");
+    }
     return reinterpret_cast<F>(list_.callbacks[i]);
   }
   void* Context(int i) const { return list_.contexts[i]; }
