@@ -394,6 +394,82 @@ MXNET_DLL int MXProfileAdjustCounter(ProfileHandle counter_handle, int64_t value
 MXNET_DLL int MXProfileSetMarker(ProfileHandle domain, const char* instant_marker_name,
                                  const char* scope);
 
+/* ------------------------------------------------------------------ custom operators */
+
+/*!
+ * \brief A list of callbacks and their context pointers, filled by the front (MXNet 1.9's
+ *  layout). callbacks[i] is called with contexts[i] as its last argument; the enums below
+ *  give the index of each. Callbacks return nonzero on success and 0 on failure.
+ */
+struct MXCallbackList {
+  int num_callbacks;
+  int (**callbacks)(void);
+  void** contexts;
+};
+
+/*! \brief Callbacks of one operator instance (filled by CustomOpCreateFunc). */
+enum CustomOpCallbacks { kCustomOpDelete, kCustomOpForward, kCustomOpBackward };
+
+/*! \brief Callbacks of an operator's prop (filled by CustomOpPropCreator). Those from
+ *  kCustomOpPropInferType on are optional (num_callbacks may stop before them). */
+enum CustomOpPropCallbacks {
+  kCustomOpPropDelete,
+  kCustomOpPropListArguments,
+  kCustomOpPropListOutputs,
+  kCustomOpPropListAuxiliaryStates,
+  kCustomOpPropInferShape,
+  kCustomOpPropDeclareBackwardDependency,
+  kCustomOpPropCreateOperator,
+  kCustomOpPropInferType,
+  kCustomOpPropInferStorageType,
+  kCustomOpPropBackwardInferStorageType
+};
+
+/*!
+ * \brief Forward or backward: size arrays (NDArrayHandles that belong to the callee, which
+ *  frees them with MXNDArrayFree) tagged 0 input, 1 output, 2 input gradient, 3 output
+ *  gradient, 4 auxiliary state; reqs has one OpReqType (0 null, 1 write, 2 inplace, 3 add) per
+ *  array written. Forward gets inputs, outputs, aux; backward gets out_grad, in_data,
+ *  out_data (none arrays where not declared as dependencies), in_grad, aux.
+ *  Called on a custom-operator worker thread (in the invoking thread with NaiveEngine).
+ */
+typedef int (*CustomOpFBFunc)(int /*size*/, void** /*ptrs*/, int* /*tags*/,
+                              const int* /*reqs*/, const int /*is_train*/, void* /*state*/);
+typedef int (*CustomOpDelFunc)(void* /*state*/);
+/*! \brief *args receives a NULL-terminated list of names owned by the callee. */
+typedef int (*CustomOpListFunc)(char*** /*args*/, void* /*state*/);
+/*! \brief Shapes of arguments, outputs and aux states in that order; the callee fills the
+ *  outputs and aux states by pointing shapes[i] at memory it owns and setting ndims[i]. */
+typedef int (*CustomOpInferShapeFunc)(int /*num_input*/, int* /*ndims*/, int** /*shapes*/,
+                                      void* /*state*/);
+typedef int (*CustomOpInferStorageTypeFunc)(int /*num_input*/, int* /*stypes*/, void* /*state*/);
+typedef int (*CustomOpBackwardInferStorageTypeFunc)(int /*num_input*/, int* /*stypes*/,
+                                                    int* /*tags*/, void* /*state*/);
+/*! \brief dtype flags of arguments, outputs and aux states; -1 where unknown. */
+typedef int (*CustomOpInferTypeFunc)(int /*num_input*/, int* /*types*/, void* /*state*/);
+/*! \brief *rdeps receives *num_deps ids (owned by the callee) taken from the three lists. */
+typedef int (*CustomOpBwdDepFunc)(const int* /*out_grad*/, const int* /*in_data*/,
+                                  const int* /*out_data*/, int* /*num_deps*/, int** /*rdeps*/,
+                                  void* /*state*/);
+/*! \brief ctx is "cpu(0)" or "gpu(1)"; fills ret with the CustomOpCallbacks. */
+typedef int (*CustomOpCreateFunc)(const char* /*ctx*/, int /*num_inputs*/,
+                                  unsigned** /*shapes*/, const int* /*ndims*/,
+                                  const int* /*dtypes*/, struct MXCallbackList* /*ret*/,
+                                  void* /*state*/);
+/*! \brief Builds the prop of op_type from the call's other parameters; fills ret with the
+ *  CustomOpPropCallbacks. */
+typedef int (*CustomOpPropCreator)(const char* /*op_type*/, const int /*num_kwargs*/,
+                                   const char** /*keys*/, const char** /*values*/,
+                                   struct MXCallbackList* /*ret*/);
+
+/*!
+ * \brief Register (or replace) custom operator op_type, run with the operator "Custom"
+ *  (MXImperativeInvoke with parameter "op_type"). The callback lists must stay valid until
+ *  their delete callback is called. Only dense storage exists: the storage-type callbacks
+ *  are not called.
+ */
+MXNET_DLL int MXCustomOpRegister(const char* op_type, CustomOpPropCreator creator);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

@@ -15,7 +15,9 @@ from .util import is_np_shape, set_np_shape, np_shape, use_np_shape
 from . import test_utils
 from . import context
 from . import profiler
+from . import operator
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
-           "random", "runtime", "engine", "util", "test_utils", "profiler", "current_context",
-           "num_gpus", "is_np_shape", "set_np_shape", "np_shape", "use_np_shape"]
+           "random", "runtime", "engine", "util", "test_utils", "profiler", "operator",
+           "current_context", "num_gpus", "is_np_shape", "set_np_shape", "np_shape",
+           "use_np_shape"]

@@ -5,6 +5,7 @@
 
 namespace mxnet {
 void DefineDLPack(py::module_& m, py::class_<NDArray>& cls);
+void DefineCustomOp(py::module_& m);
 }
 
 PYBIND11_MODULE(_ffi, m) {
@@ -26,4 +27,5 @@ PYBIND11_MODULE(_ffi, m) {
   mxnet::DefineRuntime(m);
   mxnet::DefineDLPack(m, cls);
   mxnet::DefineSymbol(m);
+  mxnet::DefineCustomOp(m);
 }

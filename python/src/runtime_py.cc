@@ -59,7 +59,12 @@ void DefineRuntime(py::module_& m) {
     return py::make_tuple(arrays, names);
   });
   m.def("save_to_bytes", [](const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
-    std::string buf = SaveNDArrayBuffer(arrays, names, Imperative::Get()->is_np_shape());
+    std::string buf;
+    {
+      // Waits for the arrays: work it waits for (a custom op's callback) may need the GIL.
+      py::gil_scoped_release nogil;
+      buf = SaveNDArrayBuffer(arrays, names, Imperative::Get()->is_np_shape());
+    }
     return py::bytes(buf);
   });
   m.def("features", [] {

@@ -83,6 +83,12 @@ const std::vector<VarInfo>& AllVars() {
        "As MXNET_CPU_TEMP_COPY, per GPU."},
       {"MXNET_ENFORCE_DETERMINISM", "bool", "0", "",
        "When 1, operators that have a faster non-deterministic variant use the deterministic one."},
+      {"MXNET_CUSTOM_OP_NUM_THREADS", "int", "16", "",
+       "The most threads that run the Python forward/backward of custom operators "
+       "(mx.operator). Threads start when every existing one is busy; each callback holds the "
+       "Python GIL, so more threads help only when callbacks wait (for the engine or for "
+       "nested custom operators). At least 1. With NaiveEngine callbacks run in the invoking "
+       "thread instead."},
       // ---- Profiler ----
       {"MXNET_PROFILER_AUTOSTART", "bool", "0", "",
        "When 1, the profiler starts when the library loads, recording what MXNET_PROFILER_MODE "

@@ -23,6 +23,7 @@ struct OpDetail final : public engine::OprDetail {
   std::string scoped_name;  // "<scope>:<op>" while a scope is set, else empty
   std::shared_ptr<const nnvm::NodeAttrs> attrs;
   std::vector<TShape> shapes;  // of the inputs
+  const std::string* category{nullptr};  // set to file it elsewhere than "operator"
 };
 
 enum class EventKind : uint8_t {

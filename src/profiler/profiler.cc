@@ -21,6 +21,7 @@
 #include "common/env.h"
 #include "engine/opr_hooks.h"
 #include "imperative/invoke_hook.h"
+#include "operator/custom/custom_op.h"
 #include "profiler/aggregate_stats.h"
 #include "profiler/event.h"
 #include "profiler/profile_objects.h"
@@ -91,7 +92,43 @@ std::mutex& AsyncMu() {
 
 bool Skipped(const char* name) {
   return name == nullptr || std::strcmp(name, "WaitForVar") == 0 ||
-         std::strcmp(name, "DeleteVariable") == 0;
+         std::strcmp(name, "DeleteVariable") == 0 || std::strcmp(name, "CustomOperatorWait") == 0;
+}
+
+// ---- custom operators (MXNet's "Custom Operator" category) ----
+// While a custom operator's Python forward/backward runs, its time is a duration
+// "<op_type>::pure_python" and the ops it invokes are named "<op_type>::<op>"; all three go to
+// the "Custom Operator" category. Nested calls (NaiveEngine) stack.
+
+const std::string* CustomOperatorCategory() {
+  static const std::string* c = Intern("Custom Operator");
+  return c;
+}
+
+struct CustomCall {
+  const std::string* name;
+  int64_t start_ns;
+};
+thread_local std::vector<CustomCall>* tls_custom_calls = nullptr;  // never freed, like buffers
+
+void OnCustomCall(const std::string& name, bool begin) {
+  if (tls_custom_calls == nullptr) tls_custom_calls = new std::vector<CustomCall>();
+  std::vector<CustomCall>& calls = *tls_custom_calls;
+  if (begin) {
+    calls.push_back(CustomCall{Intern(name), NowNs()});
+    return;
+  }
+  if (calls.empty()) return;  // began before the hook was installed
+  CustomCall call = calls.back();
+  calls.pop_back();
+  if (!Recording(kImperative)) return;
+  Event ev;
+  ev.kind = EventKind::kDuration;
+  ev.name = Intern(*call.name + "::pure_python")->c_str();
+  ev.category = CustomOperatorCategory();
+  ev.ts_ns = call.start_ns;
+  ev.dur_ns = NowNs() - call.start_ns;
+  Append(std::move(ev));
 }
 
 void OnOpStart(const engine::OprExecInfo& info) {
@@ -131,7 +168,11 @@ void OnOpEnd(const engine::OprExecInfo& info) {
   ev.kind = EventKind::kOperator;
   ev.name = info.name;
   ev.category = OperatorCategory();
-  if (info.detail != nullptr) ev.detail = *info.detail;
+  if (info.detail != nullptr) {
+    ev.detail = *info.detail;
+    const auto* d = dynamic_cast<const OpDetail*>(ev.detail.get());
+    if (d != nullptr && d->category != nullptr) ev.category = d->category;
+  }
   ev.ts_ns = start;
   ev.dur_ns = now - start;
   ev.ctx = info.ctx;
@@ -147,6 +188,10 @@ std::shared_ptr<const engine::OprDetail> OnInvoke(
   for (const NDArray* in : inputs) d->shapes.push_back(in->shape());
   if (const std::string* scope = g_scope) {
     d->scoped_name = *scope + attrs->op->name;
+  }
+  if (tls_custom_calls != nullptr && !tls_custom_calls->empty()) {
+    d->scoped_name = *tls_custom_calls->back().name + "::" + attrs->op->name;
+    d->category = CustomOperatorCategory();
   }
   return d;
 }
@@ -171,6 +216,7 @@ void ApplyStateLocked() {
   const bool ops = (mask & kImperative) != 0;
   engine::SetOprHooks(ops ? &OnOpStart : nullptr, ops ? &OnOpEnd : nullptr);
   imperative::SetInvokeHook(ops ? &OnInvoke : nullptr);
+  custom::SetCustomCallHook(ops ? &OnCustomCall : nullptr);
   storage::SetStorageHook((mask & kMemory) ? &OnStorage : nullptr);
 }
 
