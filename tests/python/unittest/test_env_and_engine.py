@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import mxnet as mx
@@ -133,3 +134,26 @@ def test_features_report_the_build():
         feats.is_enabled("NOT_A_FEATURE")
     names = [f.name for f in mx.runtime.feature_list()]
     assert "CUDNN" in names and "DIST_KVSTORE" in names
+
+
+@pytest.mark.parametrize("safe", ["0", "1"])
+def test_float16_reductions_accumulate_in_float32_whatever_safe_accumulation_says(safe):
+    # MXNet 1.9 without MXNET_SAFE_ACCUMULATION=1 summed float16 in float16 (inf past 65504)
+    code = ("import mxnet as mx, numpy as np\n"
+            "x = mx.nd.ones((100000,), dtype='float16')\n"
+            "print(float(x.mean().asscalar()), float(mx.nd.norm(x).asscalar()))\n")
+    r = run_py(code, {"MXNET_SAFE_ACCUMULATION": safe})
+    assert r.returncode == 0, r.stderr
+    mean, norm = map(float, r.stdout.split())
+    assert mean == 1.0 and abs(norm - 316.2) < 0.5
+
+
+def test_operator_tuning_variables_keep_results_exact():
+    code = ("import mxnet as mx, numpy as np\n"
+            "a = np.arange(200000, dtype=np.float32)\n"
+            "print(float((mx.nd.array(a) * 2).sum().asscalar()) == float(np.float32((a * 2).astype(np.float64).sum())))\n")
+    for env in ({"MXNET_USE_OPERATOR_TUNING": "0"}, {"MXNET_ENABLE_OPERATOR_TUNING": "0"},
+                {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "1"},
+                {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "64"}):
+        r = run_py(code, env)
+        assert r.returncode == 0 and r.stdout.strip() == "True", (env, r.stderr)
