@@ -272,3 +272,18 @@ def test_invalid_arguments_raise():
         _int._random_uniform(shape="(2,x)")
     with pytest.raises(mx.base.MXNetError):
         _int._random_uniform_like(nd.zeros((2,), dtype="int32"))
+
+
+def test_like_samplers_are_generated_into_nd_random():
+    data = mx.nd.zeros((50, 40), dtype="float64")
+    for name in ("uniform_like", "normal_like", "gamma_like", "exponential_like",
+                 "poisson_like", "negative_binomial_like", "generalized_negative_binomial_like"):
+        out = getattr(mx.nd.random, name)(data)
+        assert out.shape == (50, 40) and out.dtype == np.float64, name
+    mx.random.seed(5)
+    a = mx.nd.random.uniform_like(data, low=2, high=3).asnumpy()
+    mx.random.seed(5)
+    b = mx.nd.random.uniform_like(data, low=2, high=3).asnumpy()
+    assert (a == b).all() and a.min() >= 2 and a.max() < 3
+    # the hand-written samplers keep their names
+    assert mx.nd.random.uniform.__module__ == "mxnet.ndarray.random"
