@@ -224,3 +224,42 @@ def test_build_checks():
     assert tu.set_env_var("MXNET_TEST_UTILS_SET", "a", "none") == "none"
     assert tu.set_env_var("MXNET_TEST_UTILS_SET", "b") == "a"
     del os.environ["MXNET_TEST_UTILS_SET"]
+
+
+def test_bz2_and_zip_helpers_use_files_already_present(tmp_path):
+    import bz2 as bz2mod
+    (tmp_path / "data.bz2").write_bytes(bz2mod.compress(b"line1\nline2\n"))
+    tu.get_bz2_data(str(tmp_path), "data.txt", "http://doesnotexist.invalid/data.bz2", "data.bz2")
+    assert (tmp_path / "data.txt").read_bytes() == b"line1\nline2\n"
+    assert not (tmp_path / "data.bz2").exists()
+    tu.get_bz2_data(str(tmp_path), "data.txt", "http://doesnotexist.invalid/x.bz2", "x.bz2")
+    (tmp_path / "d.zip").write_bytes(b"")
+    tu.get_zip_data(str(tmp_path), "http://doesnotexist.invalid/d.zip", "d.zip")  # present
+
+
+def test_get_mnist_reads_idx_files_already_downloaded(tmp_path, monkeypatch):
+    import gzip as gz
+    import struct as st
+    monkeypatch.chdir(tmp_path)
+    images = np.arange(2 * 28 * 28, dtype=np.uint8).reshape(2, 28, 28)
+    for prefix in ("train", "t10k"):
+        with gz.open(tmp_path / ("%s-labels-idx1-ubyte.gz" % prefix), "wb") as f:
+            f.write(st.pack(">II", 2049, 2) + bytes([3, 7]))
+        with gz.open(tmp_path / ("%s-images-idx3-ubyte.gz" % prefix), "wb") as f:
+            f.write(st.pack(">IIII", 2051, 2, 28, 28) + images.tobytes())
+    data = tu.get_mnist()
+    assert data["train_label"].tolist() == [3, 7]
+    assert data["test_data"].shape == (2, 1, 28, 28)
+    assert data["train_data"][1, 0, 0, 0] == np.float32(images[1, 0, 0]) / 255
+
+
+def test_same_symbol_structure_compares_operators():
+    x = mx.nd.ones((2,))
+    x.attach_grad()
+    with mx.autograd.record():
+        a = mx.nd.exp(x) * 2
+        b = mx.nd.exp(x) * 3
+        c = mx.nd.log(x) * 2
+    sa, sb, sc = (mx.autograd.get_symbol(v) for v in (a, b, c))
+    assert tu.same_symbol_structure(sa, sb)
+    assert not tu.same_symbol_structure(sa, sc)
