@@ -101,6 +101,35 @@ def data_dir():
     return os.getenv("MXNET_HOME", data_dir_default())
 
 
+class _NotAvailableFor(MXNetError):
+    """Base of the errors raised when a function does not apply to a kind of object."""
+    _what = ""
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = "Function {}".format(self.function)
+        if self.alias:
+            msg += ' (namely operator "{}")'.format(self.alias)
+        if self.args:
+            msg += " with arguments ({})".format(", ".join(self.args))
+        return msg + self._what
+
+
+class NotImplementedForSymbol(_NotAvailableFor):
+    """Raised by a function that works on NDArrays only when given a Symbol."""
+    _what = " is not implemented for Symbol and only available in NDArray."
+
+
+class NotSupportedForSparseNDArray(_NotAvailableFor):
+    """Raised by a function that works on dense NDArrays only when given a sparse one."""
+    _what = " is not supported for SparseNDArray and only available in NDArray."
+
+
 def check_call(ret):
     """Raise MXNetError with the library's last error message when a C API call failed.
 

@@ -165,3 +165,15 @@ def test_enforce_cython_names_itself_when_the_extension_cannot_load(tmp_path):
     assert "MXNET_ENFORCE_CYTHON=1" in r.stderr and "mxnet._ffi" in r.stderr
     r = run_py("import mxnet", {"MXNET_ENFORCE_CYTHON": "0"}, pythonpath=str(tmp_path))
     assert r.returncode != 0 and "MXNET_ENFORCE_CYTHON" not in r.stderr
+
+
+def test_not_available_errors_name_the_function_and_operator():
+    def clip():
+        pass
+    err = base.NotImplementedForSymbol(clip, "_clip", mx.nd.ones(1))
+    assert isinstance(err, mx.MXNetError)
+    assert str(err) == ('Function clip (namely operator "_clip") with arguments '
+                        "(<class 'mxnet.ndarray.NDArray'>) is not implemented for Symbol and "
+                        "only available in NDArray.")
+    with pytest.raises(mx.MXNetError, match="not supported for SparseNDArray"):
+        raise base.NotSupportedForSparseNDArray(clip, None)
