@@ -157,3 +157,20 @@ def test_operator_tuning_variables_keep_results_exact():
                 {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "64"}):
         r = run_py(code, env)
         assert r.returncode == 0 and r.stdout.strip() == "True", (env, r.stderr)
+
+
+def test_reductions_are_bit_identical_whatever_the_tuning_variables_say():
+    # a long strided reduction (few output tiles) is split into chunks; the chunking must not
+    # follow the parallel threshold, or the summation order would change with it
+    code = ("import mxnet as mx, numpy as np\n"
+            "rs = np.random.RandomState(0)\n"
+            "a = mx.nd.array(rs.standard_normal((300000, 3)), dtype='float64')\n"
+            "print(mx.nd.sum(a, axis=0).asnumpy().tobytes().hex())\n")
+    outs = set()
+    for env in ({}, {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "16"},
+                {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "1"}, {"MXNET_USE_OPERATOR_TUNING": "0"},
+                {"OMP_NUM_THREADS": "1"}):
+        r = run_py(code, env)
+        assert r.returncode == 0, (env, r.stderr)
+        outs.add(r.stdout.strip())
+    assert len(outs) == 1
