@@ -839,6 +839,13 @@ def _have_files(folder, names):
     return all(os.path.exists(os.path.join(folder, n)) for n in names)
 
 
+def get_mnist_pkl():
+    """Make sure ./data/mnist.pkl.gz exists (downloads it otherwise)."""
+    os.makedirs("data", exist_ok=True)
+    if not os.path.exists(os.path.join("data", "mnist.pkl.gz")):
+        download("http://deeplearning.net/data/mnist/mnist.pkl.gz", dirname="data")
+
+
 def get_mnist_ubyte():
     """Make sure ./data holds MNIST's four idx-ubyte files (downloads mnist.zip otherwise)."""
     os.makedirs("data", exist_ok=True)

@@ -263,3 +263,18 @@ def test_same_symbol_structure_compares_operators():
     sa, sb, sc = (mx.autograd.get_symbol(v) for v in (a, b, c))
     assert tu.same_symbol_structure(sa, sb)
     assert not tu.same_symbol_structure(sa, sc)
+
+
+def test_dataset_helpers_keep_files_already_present(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.makedirs("data/cifar")
+    for name in ("mnist.pkl.gz", "train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                 "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", "cifar/train.rec",
+                 "cifar/test.rec", "cifar/train.lst", "cifar/test.lst"):
+        (tmp_path / "data" / name).write_text("x")
+    tu.get_mnist_pkl()  # no network here: each would fail if it tried to download
+    tu.get_mnist_ubyte()
+    tu.get_cifar10()
+    os.remove("data/mnist.pkl.gz")
+    with pytest.raises(Exception):
+        tu.get_mnist_pkl()
