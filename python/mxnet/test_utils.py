@@ -1,5 +1,6 @@
 """mx.test_utils: helpers for testing operators and random generators (MXNet 1.9 names and
-signatures). Like MXNet 1.9's module it has no __all__: `from mxnet.test_utils import *`
+signatures; the generator checks live in _test_stats.py, downloads and datasets in
+_test_data.py). Like MXNet 1.9's module it has no __all__: `from mxnet.test_utils import *`
 gives every public name below, the imported modules (np, mx, os, ...) included."""
 # pylint: disable=unused-import
 import bz2
@@ -37,6 +38,10 @@ from .util import use_np, getenv, setenv, get_cuda_compute_capability
 from .runtime import Features
 from . import ndarray as nd
 from . import autograd
+from ._test_stats import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
+                          verify_generator)
+from ._test_data import (list_gpus, download, get_zip_data, get_bz2_data, get_mnist_pkl,
+                         get_mnist_ubyte, get_cifar10, get_mnist, get_im2rec_path)
 # pylint: enable=unused-import
 
 
@@ -624,83 +629,6 @@ def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=Non
     return ground_truth
 
 
-# ----------------------------------------------------------------------------- random generators
-def gen_buckets_probs_with_ppf(ppf, nbuckets):
-    """nbuckets equiprobable buckets [(ppf(i/n), ppf((i+1)/n))] and their probabilities, for
-    chi_square_check of a continuous distribution with quantile function ppf."""
-    assert nbuckets > 0
-    probs = [1.0 / nbuckets for _ in range(nbuckets)]
-    buckets = [(ppf(i / float(nbuckets)), ppf((i + 1) / float(nbuckets)))
-               for i in range(nbuckets)]
-    return buckets, probs
-
-
-def mean_check(generator, mu, sigma, nsamples=1000000):
-    """True when the mean of generator(nsamples) lies within mu +- 3 sigma / sqrt(nsamples)."""
-    samples = np.array(generator(nsamples))
-    sample_mean = samples.mean()
-    return bool(mu - 3 * sigma / np.sqrt(nsamples) < sample_mean
-                < mu + 3 * sigma / np.sqrt(nsamples))
-
-
-def var_check(generator, sigma, nsamples=1000000):
-    """True when the sample variance of generator(nsamples) lies within
-    sigma^2 +- 3 sqrt(2 sigma^4 / (nsamples - 1))."""
-    samples = np.array(generator(nsamples))
-    sample_var = samples.var(ddof=1)
-    bound = 3 * np.sqrt(2 * sigma ** 4 / (nsamples - 1))
-    return bool(sigma ** 2 - bound < sample_var < sigma ** 2 + bound)
-
-
-def chi_square_check(generator, buckets, probs, nsamples=1000000):
-    """Pearson's chi-square test of generator(nsamples) against bucket probabilities.
-
-    buckets: ascending, disjoint (low, high) ranges for a continuous distribution, or the
-    possible values of a discrete one. Returns (p value, observed counts, expected counts).
-    Needs scipy."""
-    if not ss:
-        raise ImportError("chi_square_check needs scipy, which is not installed")
-    assert isinstance(buckets, list)
-    samples = generator(nsamples)
-    assert len(probs) == len(buckets)
-    continuous_dist = isinstance(buckets[0], (list, tuple))
-    if continuous_dist:
-        edges = np.zeros((len(buckets) * 2,), dtype=np.float32)
-        for i, (low, high) in enumerate(buckets):
-            assert low <= high
-            if i < len(buckets) - 1:
-                assert high <= buckets[i + 1][0]
-            edges[2 * i], edges[2 * i + 1] = low, high
-        sample_bucket_ids = np.searchsorted(edges, samples, side="right") // 2
-    else:
-        sample_bucket_ids = np.array(samples)
-    expected_freq = (nsamples * np.array(probs, dtype=np.float32)).astype(np.int32)
-    obs_freq = np.zeros(shape=len(buckets), dtype=np.int64)
-    for i, bucket in enumerate(buckets):
-        obs_freq[i] = (sample_bucket_ids == (i if continuous_dist else bucket)).sum()
-    _, p = ss.chisquare(f_obs=obs_freq, f_exp=expected_freq)
-    return p, obs_freq, expected_freq
-
-
-def verify_generator(generator, buckets, probs, nsamples=1000000, nrepeat=5, success_rate=0.2,
-                     alpha=0.05):
-    """Repeat chi_square_check nrepeat times; raise AssertionError when fewer than
-    nrepeat * success_rate runs have p > alpha. Returns the p values."""
-    cs_ret_l, obs_freq_l, expected_freq_l = [], [], []
-    for _ in range(nrepeat):
-        cs_ret, obs_freq, expected_freq = chi_square_check(generator=generator, buckets=buckets,
-                                                           probs=probs, nsamples=nsamples)
-        cs_ret_l.append(cs_ret)
-        obs_freq_l.append(obs_freq)
-        expected_freq_l.append(expected_freq)
-    success_num = (np.array(cs_ret_l) > alpha).sum()
-    if success_num < nrepeat * success_rate:
-        raise AssertionError("Generator test fails, Chi-square p=%s, obs_freq=%s, "
-                             "expected_freq=%s.\nbuckets=%s, probs=%s"
-                             % (cs_ret_l, obs_freq_l, expected_freq_l, buckets, probs))
-    return cs_ret_l
-
-
 # ----------------------------------------------------------------------------- environment
 @contextmanager
 def environment(*args):
@@ -762,149 +690,12 @@ def discard_stderr():
             os.close(old_stderr)
 
 
-# ----------------------------------------------------------------------------- downloads
-def list_gpus():
-    """range over the visible GPUs (empty without GPUs)."""
-    return range(mx.util.get_gpu_count())
-
-
-def download(url, fname=None, dirname=None, overwrite=False, retries=5):
-    """Download url to fname (default: the URL's last part) in dirname and return the path.
-
-    An existing file is kept unless overwrite. A failed attempt (network error or a status
-    other than 200) is retried up to `retries` times; the last error is raised."""
-    import urllib.request
-    assert retries >= 0, "Number of retries should be at least 0"
-    if fname is None:
-        fname = url.split("/")[-1]
-    if dirname is None:
-        dirname = os.path.dirname(fname)
-    else:
-        fname = os.path.join(dirname, fname)
-    if dirname != "":
-        os.makedirs(dirname, exist_ok=True)
-    if not overwrite and os.path.exists(fname):
-        logging.info("%s exists, skipping download", fname)
-        return fname
-    attempts_left = retries + 1
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=60) as r:
-                if r.status != 200:
-                    raise IOError("failed to open %s: HTTP status %d" % (url, r.status))
-                tmp = fname + ".part"
-                with open(tmp, "wb") as f:
-                    while True:
-                        chunk = r.read(1 << 16)
-                        if not chunk:
-                            break
-                        f.write(chunk)
-                os.replace(tmp, fname)
-            break
-        except Exception as e:  # pylint: disable=broad-except
-            attempts_left -= 1
-            if attempts_left <= 0:
-                raise e
-            print("download failed, retrying, {} attempt{} left".format(
-                attempts_left, "s" if attempts_left > 1 else ""))
-    logging.info("downloaded %s into %s successfully", url, fname)
-    return fname
-
-
-def get_zip_data(data_dir, url, data_origin_name):
-    """Download url as data_dir/data_origin_name and extract it into data_dir, unless that
-    zip file is already there."""
-    data_origin_name = os.path.join(data_dir, data_origin_name)
-    if not os.path.exists(data_origin_name):
-        download(url, dirname=data_dir, overwrite=False)
-        with zipfile.ZipFile(data_origin_name) as zip_file:
-            zip_file.extractall(path=data_dir)
-
-
-def get_bz2_data(data_dir, data_name, url, data_origin_name):
-    """Make data_dir/data_name the decompressed content of the bz2 file at url (kept as
-    data_dir/data_origin_name while decompressing); nothing to do when data_name exists, and
-    an already present bz2 file is used without downloading."""
-    data_name = os.path.join(data_dir, data_name)
-    if os.path.exists(data_name):
-        return
-    data_origin_name = download(url, fname=data_origin_name, dirname=data_dir, overwrite=False)
-    with bz2.BZ2File(data_origin_name, "rb") as bz_file, open(data_name, "wb") as fout:
-        for chunk in iter(lambda: bz_file.read(1 << 20), b""):
-            fout.write(chunk)
-    os.remove(data_origin_name)
-
-
-def _have_files(folder, names):
-    return all(os.path.exists(os.path.join(folder, n)) for n in names)
-
-
-def get_mnist_pkl():
-    """Make sure ./data/mnist.pkl.gz exists (downloads it otherwise)."""
-    os.makedirs("data", exist_ok=True)
-    if not os.path.exists(os.path.join("data", "mnist.pkl.gz")):
-        download("http://deeplearning.net/data/mnist/mnist.pkl.gz", dirname="data")
-
-
-def get_mnist_ubyte():
-    """Make sure ./data holds MNIST's four idx-ubyte files (downloads mnist.zip otherwise)."""
-    os.makedirs("data", exist_ok=True)
-    if not _have_files("data", ["train-images-idx3-ubyte", "train-labels-idx1-ubyte",
-                                "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"]):
-        zip_file_path = download("http://data.mxnet.io/mxnet/data/mnist.zip", dirname="data")
-        with zipfile.ZipFile(zip_file_path) as zf:
-            zf.extractall("data")
-
-
-def get_cifar10():
-    """Make sure ./data/cifar holds CIFAR-10's .rec and .lst files (downloads cifar10.zip
-    otherwise)."""
-    os.makedirs("data", exist_ok=True)
-    if not _have_files(os.path.join("data", "cifar"),
-                       ["train.rec", "test.rec", "train.lst", "test.lst"]):
-        zip_file_path = download("http://data.mxnet.io/mxnet/data/cifar10.zip", dirname="data")
-        with zipfile.ZipFile(zip_file_path) as zf:
-            zf.extractall("data")
-
-
-def get_mnist():
-    """MNIST as a dict of numpy arrays: train_data/test_data (N, 1, 28, 28) float32 in [0, 1]
-    and train_label/test_label int8; the .gz files are downloaded into the current folder
-    unless already there."""
-    def read_data(label_url, image_url):
-        with gzip.open(download(label_url)) as flbl:
-            struct.unpack(">II", flbl.read(8))
-            label = np.frombuffer(flbl.read(), dtype=np.int8)
-        with gzip.open(download(image_url), "rb") as fimg:
-            _, _, rows, cols = struct.unpack(">IIII", fimg.read(16))
-            image = np.frombuffer(fimg.read(), dtype=np.uint8).reshape(len(label), 1, rows, cols)
-        return label, image.astype(np.float32) / 255
-
-    path = "http://data.mxnet.io/data/mnist/"
-    train_lbl, train_img = read_data(path + "train-labels-idx1-ubyte.gz",
-                                     path + "train-images-idx3-ubyte.gz")
-    test_lbl, test_img = read_data(path + "t10k-labels-idx1-ubyte.gz",
-                                   path + "t10k-images-idx3-ubyte.gz")
-    return {"train_data": train_img, "train_label": train_lbl,
-            "test_data": test_img, "test_label": test_lbl}
-
-
+# ----------------------------------------------------------------------------- graphs
 def same_symbol_structure(sym1, sym2):
     """True when two symbols' graphs have the same operator at every node position."""
     nodes1 = json.loads(sym1.tojson())["nodes"]
     nodes2 = json.loads(sym2.tojson())["nodes"]
     return all(n1["op"] == n2["op"] for n1, n2 in zip(nodes1, nodes2))
-
-
-def get_im2rec_path(home_env="MXNET_HOME"):
-    """Path of tools/im2rec.py under $home_env or the package's source tree; IOError when
-    absent."""
-    mxnet_path = os.environ.get(home_env, os.path.dirname(mx.__file__))
-    for path in (os.path.join(mxnet_path, "tools", "im2rec.py"),
-                 os.path.join(mxnet_path, "..", "..", "tools", "im2rec.py")):
-        if os.path.isfile(path):
-            return path
-    raise IOError("Could not find path to tools/im2rec.py")
 
 
 # ----------------------------------------------------------------------------- build checks
