@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import warnings
 
 import pytest
 
@@ -92,7 +93,9 @@ def test_context_default_ctx_is_thread_local():
 
     def worker():
         mx.test_utils.set_default_context(mx.gpu(3))
-        seen.append(Context.default_ctx)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            seen.append(Context.default_ctx)
 
     t = threading.Thread(target=worker)
     t.start()
