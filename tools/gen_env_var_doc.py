@@ -7,8 +7,10 @@ import sys
 
 HEADER = """# Environment variables
 
-Every `MXNET_*` variable the library reads is listed here. Each is read once, the first time
-it is needed. A malformed value (for example `MXNET_CPU_WORKER_NTHREADS=abc` or
+Every `MXNET_*` variable the library reads is listed here. Each is read the first time it is
+needed and the value is kept. `mx.util.setenv` (C API `MXSetEnv`, which `mx.test_utils.environment`
+uses) drops the kept values, so a variable read per use sees the change at once; settings
+taken at start-up (engine threads, memory pools) keep theirs. A malformed value (for example `MXNET_CPU_WORKER_NTHREADS=abc` or
 `MXNET_ENGINE_TYPE=Bogus`) logs a warning that names the variable, the value and what was
 expected, and the documented default is used instead.
 

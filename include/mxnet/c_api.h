@@ -67,6 +67,8 @@ typedef void* DataIterHandle;
 typedef void* KVStoreHandle;
 typedef void* RecordIOHandle;
 typedef void* ProfileHandle;
+/*! \brief A DLManagedTensor* of DLPack (dlpack/dlpack.h). */
+typedef void* DLManagedTensorHandle;
 
 /*! \brief One compile-time feature of the library (see MXLibInfoFeatures). */
 struct LibFeature {
@@ -125,6 +127,19 @@ MXNET_DLL int MXSetIsNumpyShape(int is_np_shape, int* prev);
 
 /*! \brief numpy-shape state seen by this thread: 0 off, 1 on for this thread, 2 on globally. */
 MXNET_DLL int MXIsNumpyShape(int* curr);
+
+ * \brief Read an environment variable of the process.
+ * \param value receives the value, or NULL when the variable is not set; the string belongs
+ *  to the process environment and is valid until the variable changes.
+ */
+MXNET_DLL int MXGetEnv(const char* name, const char** value);
+
+/*!
+ * \brief Set (value not NULL) or unset (value NULL) an environment variable of the process.
+ *  The library's cached reads of its registered variables are dropped, so a variable that is
+ *  read per use sees the new value; settings fixed at start-up (engine, pools) keep theirs.
+ */
+MXNET_DLL int MXSetEnv(const char* name, const char* value);
 
 /* ------------------------------------------------------------------ NDArray */
 
@@ -234,6 +249,31 @@ MXNET_DLL int MXNDArrayLoad(const char* fname, mx_uint* out_size, NDArrayHandle*
  *  *out is NULL when the array has none.
  */
 MXNET_DLL int MXNDArrayGetGrad(NDArrayHandle handle, NDArrayHandle* out);
+
+/*!
+ * \brief Export an array as a DLPack tensor sharing its memory (waits for pending writes).
+ * \param out receives a DLManagedTensor*; release it with MXNDArrayCallDLPackDeleter unless
+ *  a consumer takes it over.
+ */
+MXNET_DLL int MXNDArrayToDLPack(NDArrayHandle handle, DLManagedTensorHandle* out);
+
+/*!
+ * \brief An array sharing the memory of a DLPack tensor; the array owns the tensor and runs
+ *  its deleter once it and every operation using it are done. Same as
+ *  MXNDArrayFromDLPackEx(dlpack, false, out).
+ */
+MXNET_DLL int MXNDArrayFromDLPack(DLManagedTensorHandle dlpack, NDArrayHandle* out);
+
+/*!
+ * \brief As MXNDArrayFromDLPack; with transient_handle the producer keeps ownership of the
+ *  tensor (its deleter is never called by the library), so it must outlive the array.
+ *  A tensor made by MXNDArrayToDLPack always gives back the original array.
+ */
+MXNET_DLL int MXNDArrayFromDLPackEx(DLManagedTensorHandle dlpack, const bool transient_handle,
+                                    NDArrayHandle* out);
+
+/*! \brief Run a DLPack tensor's deleter (no-op for NULL or a tensor without one). */
+MXNET_DLL int MXNDArrayCallDLPackDeleter(DLManagedTensorHandle dlpack);
 
 /* ------------------------------------------------------------------ operators */
 

@@ -3,11 +3,18 @@ from .libinfo import __version__
 from .base import MXNetError
 from . import base
 from .context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus
+from .util import is_np_shape, set_np_shape, np_shape, use_np_shape
+from .util import is_np_array, np_array, use_np_array, use_np
 from . import ndarray
 from . import ndarray as nd
 from . import autograd
+from . import name
+from . import attribute
+from .attribute import AttrScope
+from . import symbol
 from . import symbol as sym
 from . import random
+from . import random as rnd
 from . import runtime
 from . import engine
 from . import util
@@ -18,6 +25,7 @@ from . import profiler
 from . import operator
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
-           "random", "runtime", "engine", "util", "test_utils", "profiler", "operator",
-           "current_context", "num_gpus", "is_np_shape", "set_np_shape", "np_shape",
-           "use_np_shape"]
+           "random", "rnd", "runtime", "engine", "util", "test_utils", "profiler", "operator",
+           "current_context", "num_gpus", "name", "attribute", "AttrScope", "symbol", "sym",
+           "is_np_shape", "set_np_shape", "np_shape", "use_np_shape", "is_np_array", "np_array",
+           "use_np_array", "use_np"]

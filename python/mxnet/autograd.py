@@ -1,10 +1,26 @@
 """Autograd: record imperative computation and differentiate it (MXNet 1.9 API)."""
+# The imports below the first are the module names MXNet 1.9's autograd exposes: it had no
+# __all__, so `from mxnet.autograd import *` gave them too, and scripts rely on that.
+import ctypes
+import traceback
+from array import array
+from ctypes import c_int, c_void_p, CFUNCTYPE, POINTER, cast
+from threading import Lock
+
 from . import _ffi
+from .base import check_call, string_types, mx_uint, NDArrayHandle, c_array, c_handle_array
+from .base import c_array_buf, MXCallbackList, SymbolHandle
 from .ndarray.ndarray import NDArray
+from .symbol import Symbol
 
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
            "set_recording", "set_training", "mark_variables", "backward", "grad", "Function",
-           "get_symbol"]
+           "get_symbol",
+           # imported names MXNet 1.9's star import also gives
+           "array", "Lock", "traceback", "ctypes", "c_int", "c_void_p", "CFUNCTYPE", "POINTER",
+           "cast", "check_call", "string_types", "mx_uint", "NDArrayHandle", "c_array",
+           "c_handle_array", "c_array_buf", "MXCallbackList", "SymbolHandle", "NDArray",
+           "Symbol"]
 
 _GRAD_REQ = {"null": 0, "write": 1, "inplace": 1, "add": 3}
 

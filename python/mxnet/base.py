@@ -1,13 +1,41 @@
-"""Basic definitions shared by the whole package: the library handle and MXNetError."""
+"""Basic definitions shared by the whole package: the library handle, MXNetError, the ctypes
+helpers of the C API (handles, strings, arrays) and data_dir()."""
 import ctypes
+import inspect
+import logging
 import numbers
+import os
+import platform
 
 import numpy as np
 
 from . import libinfo
 
+__version__ = libinfo.__version__
+
 _LIB = libinfo.load_lib()
-from . import _ffi  # noqa: E402  (needs _LIB loaded first)
+
+
+def _env_flag(name, default):
+    """A bool variable of the registry read before the extension is loaded (docs/env_var.md)."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("1", "true"):
+        return True
+    if value in ("0", "false"):
+        return False
+    return default
+
+
+try:
+    from . import _ffi  # noqa: E402  (needs _LIB loaded first)
+except ImportError as _err:
+    if _env_flag("MXNET_ENFORCE_CYTHON", False):
+        raise ImportError("MXNET_ENFORCE_CYTHON=1 and the compiled extension mxnet._ffi cannot "
+                          "be loaded: %s" % (_err,)) from _err
+    raise
+if not _env_flag("MXNET_ENABLE_CYTHON", True):
+    logging.warning("MXNET_ENABLE_CYTHON=0 is ignored: mxnet uses its compiled extension "
+                    "(mxnet._ffi) always")
 
 MXNetError = _ffi.MXNetError
 MXNetError.__module__ = "mxnet.base"
@@ -17,8 +45,89 @@ _LIB.MXGetLastError.restype = ctypes.c_char_p
 _LIB.MXGetLastError.argtypes = []
 
 # Opaque handles of the C API (c_api.h), for modules that call _LIB through ctypes.
-ProfileHandle = ctypes.c_void_p
+NDArrayHandle = ctypes.c_void_p
+FunctionHandle = ctypes.c_void_p
+OpHandle = ctypes.c_void_p
+CachedOpHandle = ctypes.c_void_p
+SymbolHandle = ctypes.c_void_p
+ExecutorHandle = ctypes.c_void_p
+DataIterCreatorHandle = ctypes.c_void_p
+DataIterHandle = ctypes.c_void_p
 KVStoreHandle = ctypes.c_void_p
+RecordIOHandle = ctypes.c_void_p
+RtcHandle = ctypes.c_void_p
+CudaModuleHandle = ctypes.c_void_p
+CudaKernelHandle = ctypes.c_void_p
+ProfileHandle = ctypes.c_void_p
+DLPackHandle = ctypes.c_void_p
+
+mx_int = ctypes.c_int
+mx_uint = ctypes.c_uint
+mx_int64 = ctypes.c_int64
+mx_float = ctypes.c_float
+mx_float_p = ctypes.POINTER(mx_float)
+mx_real_t = np.float32
+
+
+class MXCallbackList(ctypes.Structure):
+    """A list of C callbacks with their contexts (the layout custom operators pass)."""
+    _fields_ = [
+        ("num_callbacks", ctypes.c_int),
+        ("callbacks", ctypes.POINTER(ctypes.CFUNCTYPE(ctypes.c_int))),
+        ("contexts", ctypes.POINTER(ctypes.c_void_p)),
+    ]
+
+
+class _NullType:
+    """Placeholder for an argument that was not given (distinct from None)."""
+
+    def __repr__(self):
+        return "_Null"
+
+
+_Null = _NullType()
+
+
+def data_dir_default():
+    """The default data folder: %APPDATA%\\mxnet on Windows, ~/.mxnet elsewhere."""
+    if platform.system() == "Windows":
+        return os.path.join(os.environ.get("APPDATA"), "mxnet")
+    return os.path.join(os.path.expanduser("~"), ".mxnet")
+
+
+def data_dir():
+    """The folder where downloaded data and models are kept: $MXNET_HOME, else
+    data_dir_default()."""
+    return os.getenv("MXNET_HOME", data_dir_default())
+
+
+class _NotAvailableFor(MXNetError):
+    """Base of the errors raised when a function does not apply to a kind of object."""
+    _what = ""
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = "Function {}".format(self.function)
+        if self.alias:
+            msg += ' (namely operator "{}")'.format(self.alias)
+        if self.args:
+            msg += " with arguments ({})".format(", ".join(self.args))
+        return msg + self._what
+
+
+class NotImplementedForSymbol(_NotAvailableFor):
+    """Raised by a function that works on NDArrays only when given a Symbol."""
+    _what = " is not implemented for Symbol and only available in NDArray."
+
+
+class NotSupportedForSparseNDArray(_NotAvailableFor):
+    """Raised by a function that works on dense NDArrays only when given a sparse one."""
+    _what = " is not supported for SparseNDArray and only available in NDArray."
 
 
 def check_call(ret):
@@ -41,12 +150,52 @@ def c_str_array(strings):
     arr[:] = [s.encode("utf-8") for s in strings]
     return arr
 
+
+def c_array(ctype, values):
+    """A ctypes array of ctype holding values: c_array(mx_float, [1, 2, 3])."""
+    out = (ctype * len(values))()
+    out[:] = values
+    return out
+
+
+def c_array_buf(ctype, buf):
+    """A ctypes array of ctype over a writable buffer (array.array, bytearray), without copy."""
+    return (ctype * len(buf)).from_buffer(buf)
+
+
+def c_handle_array(objs):
+    """A void** array of the handles of MXNet objects (NDArray, Symbol, ...)."""
+    arr = (ctypes.c_void_p * len(objs))()
+    arr[:] = [o.handle.value if isinstance(o.handle, ctypes.c_void_p) else o.handle
+              for o in objs]
+    return arr
+
+
+def ctypes2buffer(cptr, length):
+    """A bytearray copy of length bytes at a ctypes char pointer."""
+    if not isinstance(cptr, ctypes.POINTER(ctypes.c_char)):
+        raise TypeError("ctypes2buffer: expected a POINTER(c_char), given %s" % type(cptr).__name__)
+    res = bytearray(length)
+    rptr = (ctypes.c_char * length).from_buffer(res)
+    if not ctypes.memmove(rptr, cptr, length):
+        raise RuntimeError("ctypes2buffer: memmove failed")
+    return res
+
+
+def ctypes2numpy_shared(cptr, shape):
+    """A float32 numpy array of the given shape over the memory of a POINTER(mx_float)."""
+    if not isinstance(cptr, ctypes.POINTER(mx_float)):
+        raise RuntimeError("ctypes2numpy_shared: expected a POINTER(mx_float), given %s"
+                           % type(cptr).__name__)
+    size = int(np.prod(shape, dtype=np.int64))
+    dbuffer = (mx_float * size).from_address(ctypes.addressof(cptr.contents))
+    return np.frombuffer(dbuffer, dtype=np.float32).reshape(shape)
+
+
 string_types = (str,)
 numeric_types = (float, int, np.generic)
 integer_types = (int, np.integer)
 integer_types_ = integer_types
-mx_uint = np.uint32
-mx_real_t = np.float32
 
 # The dtype table lives in C++ (src/common/base.cc); these maps are views of it.
 _DTYPE_TABLE = _ffi.dtype_table()  # (flag, mxnet name, numpy name, size) rows
@@ -70,3 +219,60 @@ def py_str(x):
 
 def is_number(x):
     return isinstance(x, numbers.Number) or isinstance(x, np.generic)
+
+
+class _MXClassPropertyDescriptor:
+    """A property on the class itself (Context.default_ctx, NameManager.current)."""
+
+    def __init__(self, fget, fset=None):
+        self.fget = fget
+        self.fset = fset
+
+    def __get__(self, obj, clas=None):
+        if clas is None:
+            clas = type(obj)
+        return self.fget.__get__(obj, clas)()
+
+    def __set__(self, obj, value):
+        if not self.fset:
+            raise MXNetError("cannot use the setter: %s to set attribute" % obj.__name__)
+        if inspect.isclass(obj):
+            type_, obj = obj, None
+        else:
+            type_ = type(obj)
+        return self.fset.__get__(obj, type_)(value)
+
+    def setter(self, func):
+        if not isinstance(func, (classmethod, staticmethod)):
+            func = classmethod(func)
+        self.fset = func
+        return self
+
+
+class _MXClassPropertyMetaClass(type):
+    """Metaclass that routes `Cls.prop = value` to a classproperty's setter."""
+
+    def __setattr__(cls, key, value):
+        obj = cls.__dict__.get(key)
+        if obj is not None and isinstance(obj, _MXClassPropertyDescriptor):
+            return obj.__set__(cls, value)
+        return super().__setattr__(key, value)
+
+
+def with_metaclass(meta, *bases):
+    """A base class with metaclass meta (Python 2/3 neutral spelling MXNet code uses)."""
+    return meta("_with_metaclass_base", bases or (object,), {})
+
+
+def classproperty(func):
+    """Decorator: a read-only property of the class (add a setter with .setter)."""
+    if not isinstance(func, (classmethod, staticmethod)):
+        func = classmethod(func)
+    return _MXClassPropertyDescriptor(func)
+
+
+def _as_list(obj):
+    """obj as a list: a list or tuple unchanged (as list), anything else wrapped."""
+    if isinstance(obj, (list, tuple)):
+        return list(obj)
+    return [obj]

@@ -1,10 +1,11 @@
 """Device contexts: mx.cpu(), mx.gpu(), mx.cpu_pinned() and the `with ctx:` default."""
 import threading
+import warnings
 
-from .base import _ffi
+from .base import _ffi, classproperty, with_metaclass, _MXClassPropertyMetaClass
 
 
-class Context:
+class Context(with_metaclass(_MXClassPropertyMetaClass, object)):
     """A device and its ordinal, e.g. Context('cpu', 0) or Context('gpu', 1)."""
     _default_ctx = threading.local()
     devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
@@ -47,6 +48,26 @@ class Context:
 
     def __exit__(self, ptype, value, trace):
         Context._default_ctx.value = self._old_ctx
+
+    # pylint: disable=no-self-argument
+    @classproperty
+    def default_ctx(cls):
+        """The default context of this thread (deprecated in MXNet 1.9: use `with ctx:` or
+        mx.test_utils.set_default_context)."""
+        warnings.warn("Context.default_ctx has been deprecated. Please use "
+                      "`with mx.Context(...)`, or mx.test_utils.set_default_context.",
+                      DeprecationWarning)
+        if not hasattr(Context._default_ctx, "value"):
+            cls._default_ctx.value = Context("cpu", 0)
+        return cls._default_ctx.value
+
+    @default_ctx.setter
+    def default_ctx(cls, val):
+        warnings.warn("Context.default_ctx has been deprecated. Please use "
+                      "`with mx.Context(...)`, or mx.test_utils.set_default_context.",
+                      DeprecationWarning)
+        cls._default_ctx.value = val
+    # pylint: enable=no-self-argument
 
     def empty_cache(self):
         """Release the memory this device's pool caches."""

@@ -1,133 +1,513 @@
-"""mx.test_utils: helpers for testing operators (MXNet 1.9 names and signatures)."""
-import contextlib
+"""mx.test_utils: helpers for testing operators and random generators (MXNet 1.9 names and
+signatures; the generator checks live in _test_stats.py, downloads and datasets in
+_test_data.py). Like MXNet 1.9's module it has no __all__: `from mxnet.test_utils import *`
+gives every public name below, the imported modules (np, mx, os, ...) included."""
+# pylint: disable=unused-import
+import bz2
+import errno
+import gzip
+import json
+import logging
+import numbers
 import os
+import platform
+import struct
+import sys
+import time
+import traceback
+import zipfile
+from collections import OrderedDict
+from contextlib import contextmanager
 
 import numpy as np
+import numpy.random as rnd
+import numpy.testing as npt
 
+try:
+    import scipy.stats as ss
+except ImportError:
+    ss = None
+
+import mxnet as mx
+from .base import MXNetError
 from .context import Context, current_context
+from .ndarray import array
+from .ndarray.ndarray import NDArray
+from .symbol import Symbol
+from .util import use_np, getenv, setenv, get_cuda_compute_capability
+from .runtime import Features
 from . import ndarray as nd
 from . import autograd
+from ._test_stats import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
+                          verify_generator)
+from ._test_data import (list_gpus, download, get_zip_data, get_bz2_data, get_mnist_pkl,
+                         get_mnist_ubyte, get_cifar10, get_mnist, get_im2rec_path)
+# pylint: enable=unused-import
 
-_default_ctx = [None]
 
-
+# ----------------------------------------------------------------------------- defaults
 def default_context():
-    """The context tests run on (cpu(0) unless set_default_context was called)."""
-    return _default_ctx[0] if _default_ctx[0] is not None else current_context()
+    """The context tests run on: the default context of this thread."""
+    return current_context()
 
 
 def set_default_context(ctx):
-    _default_ctx[0] = ctx
+    """Make ctx the default context of this thread (what mx.current_context() returns)."""
+    Context._default_ctx.value = ctx
 
 
 def default_dtype():
+    """The dtype random test data gets (float32)."""
     return np.float32
 
 
-_RTOL = {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-5}
-_ATOL = {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 1e-3, np.dtype(np.float64): 1e-20}
+def default_rtols():
+    """Default relative tolerance of comparisons, per dtype (0 for exact types)."""
+    return {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 1e-4,
+            np.dtype(np.float64): 1e-5, np.dtype(np.bool_): 0, np.dtype(np.int8): 0,
+            np.dtype(np.uint8): 0, np.dtype(np.int32): 0, np.dtype(np.uint32): 0,
+            np.dtype(np.int64): 0, np.dtype(np.uint64): 0}
 
 
-def _as_numpy(a):
-    if isinstance(a, nd.NDArray):
-        return a.asnumpy()
-    return np.asarray(a)
+def default_atols():
+    """Default absolute tolerance of comparisons, per dtype (0 for exact types)."""
+    return {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 1e-3,
+            np.dtype(np.float64): 1e-20, np.dtype(np.bool_): 0, np.dtype(np.int8): 0,
+            np.dtype(np.uint8): 0, np.dtype(np.int32): 0, np.dtype(np.uint32): 0,
+            np.dtype(np.int64): 0, np.dtype(np.uint64): 0}
 
 
-def get_tolerance(a, tol, default):
-    if tol is not None:
+def default_numeric_eps():
+    """Finite-difference step per dtype (powers of two: no bits lost in x + eps)."""
+    return {np.dtype(np.float16): 1.0 / 2**6, np.dtype(np.float32): 1.0 / 2**9,
+            np.dtype(np.float64): 1.0 / 2**14}
+
+
+def effective_dtype(dat):
+    """The dtype whose tolerance fits comparisons of dat: float16 for float32 data on a GPU
+    of compute capability 8.0 or more with TF32 on (its GEMMs round inputs to 10 bits),
+    else dat's own dtype."""
+    ctx = getattr(dat, "ctx", None)
+    dtype = np.dtype(dat.dtype)
+    if dtype == np.dtype(np.float32) and ctx is not None and ctx.device_type == "gpu":
+        try:
+            if (get_cuda_compute_capability(ctx) >= 80
+                    and os.environ.get("NVIDIA_TF32_OVERRIDE") != "0"):
+                return np.dtype(np.float16)
+        except (MXNetError, ValueError):
+            pass
+    return dtype
+
+
+def get_tolerance(dat, tol, default_tol):
+    """tol itself when a number; else tol's (a dict dtype -> float) or default_tol's entry for
+    dat's effective dtype (0 for a dtype neither lists that is not floating point)."""
+    if isinstance(tol, numbers.Number):
         return tol
-    dt = np.dtype(getattr(a, "dtype", np.float32))
-    return default.get(dt, 0.0 if dt.kind in "iub" else default[np.dtype(np.float32)])
+    dtype = effective_dtype(dat)
+    tol = {} if tol is None else tol
+    if dtype in tol:
+        return tol[dtype]
+    if dtype in default_tol:
+        return default_tol[dtype]
+    return default_tol[np.dtype(np.float32)] if dtype.kind == "f" else 0
 
 
-def same(a, b):
-    """True when a and b have equal shape and every element is equal."""
-    a, b = _as_numpy(a), _as_numpy(b)
-    return a.shape == b.shape and np.array_equal(a, b)
+def get_tols(x, y, rtol, atol):
+    """(rtol, atol) for comparing x and y: the given ones, or the larger default of the two
+    dtypes."""
+    if not hasattr(x, "dtype"):  # a number or a list
+        x = np.asarray(x)
+    if not hasattr(y, "dtype"):
+        y = np.asarray(y)
+    rtol = max(get_tolerance(x, rtol, default_rtols()), get_tolerance(y, rtol, default_rtols()))
+    atol = max(get_tolerance(x, atol, default_atols()), get_tolerance(y, atol, default_atols()))
+    return rtol, atol
 
 
-def almost_equal(a, b, rtol=None, atol=None, equal_nan=False, use_broadcast=True):
-    """True when |a - b| <= atol + rtol * |b| everywhere."""
-    a, b = _as_numpy(a), _as_numpy(b)
-    if not use_broadcast and a.shape != b.shape:
-        return False
-    rtol = get_tolerance(a, rtol, _RTOL)
-    atol = get_tolerance(a, atol, _ATOL)
-    return np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+def get_atol(atol=None, dtype=np.dtype(np.float64)):
+    """atol, or the default absolute tolerance of dtype."""
+    return default_atols()[np.dtype(dtype)] if atol is None else atol
 
 
-def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=False,
-                        use_broadcast=True, mismatches=(10, 10)):
-    """Raise AssertionError (with the worst mismatches) unless a and b are almost equal."""
-    a_np, b_np = _as_numpy(a), _as_numpy(b)
-    if not use_broadcast and a_np.shape != b_np.shape:
-        raise AssertionError("shape mismatch: %s %s vs %s %s" % (names[0], a_np.shape, names[1], b_np.shape))
-    rtol = get_tolerance(a_np, rtol, _RTOL)
-    atol = get_tolerance(a_np, atol, _ATOL)
-    if np.allclose(a_np, b_np, rtol=rtol, atol=atol, equal_nan=equal_nan):
-        return
-    a64 = a_np.astype(np.float64)
-    b64 = np.broadcast_to(b_np.astype(np.float64), a64.shape) if use_broadcast else b_np.astype(np.float64)
-    err = np.abs(a64 - b64) / (atol + rtol * np.abs(b64))
-    err = np.where(np.isnan(err), np.inf, err)
-    worst = np.argsort(err.ravel())[::-1][:mismatches[0]]
-    lines = ["Items are not equal (rtol=%g, atol=%g):" % (rtol, atol),
-             "Error %f exceeds tolerance" % float(err.ravel()[worst[0]])]
-    for i in worst:
-        idx = np.unravel_index(i, a64.shape)
-        lines.append("  Location %s: %s=%r %s=%r" % (idx, names[0], a64[idx], names[1], b64[idx]))
-    raise AssertionError("\n".join(lines))
+def get_rtol(rtol=None, dtype=np.dtype(np.float64)):
+    """rtol, or the default relative tolerance of dtype."""
+    return default_rtols()[np.dtype(dtype)] if rtol is None else rtol
 
 
-def assert_exception(f, exception_type, *args, **kwargs):
-    """Assert that f(*args, **kwargs) raises exception_type."""
-    try:
-        f(*args, **kwargs)
-    except exception_type:
-        return
-    raise AssertionError("%s was not raised" % exception_type.__name__)
+def get_etol(etol=None):
+    """etol, or the default tolerated error rate (0)."""
+    return 0 if etol is None else etol
 
 
-def rand_shape_nd(num_dim, dim=10, allow_zero_size=False):
-    """A random shape of num_dim dims, each in [1, dim] (or [0, dim])."""
-    low = 0 if allow_zero_size else 1
-    return tuple(np.random.randint(low, dim + 1, size=num_dim).tolist())
-
-
-def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):
-    low = 0 if allow_zero_size else 1
-    return (np.random.randint(low, dim0 + 1), np.random.randint(low, dim1 + 1))
-
-
-def rand_shape_3d(dim0=10, dim1=10, dim2=10, allow_zero_size=False):
-    low = 0 if allow_zero_size else 1
-    return (np.random.randint(low, dim0 + 1), np.random.randint(low, dim1 + 1),
-            np.random.randint(low, dim2 + 1))
-
-
+# ----------------------------------------------------------------------------- random data
 def random_arrays(*shapes):
-    """Random float32 numpy arrays of the given shapes (a single array for one shape)."""
-    arrays = [np.array(np.random.randn(), dtype=np.float32) if len(s) == 0 else
-              np.random.randn(*s).astype(np.float32) for s in shapes]
+    """Standard-normal numpy arrays of default_dtype(), one per shape (one array for one shape)."""
+    arrays = [np.array(np.random.randn(), dtype=default_dtype()) if len(s) == 0 else
+              np.random.randn(*s).astype(default_dtype()) for s in shapes]
     return arrays[0] if len(arrays) == 1 else arrays
+
+
+def random_uniform_arrays(*shapes, **kwargs):
+    """Uniform numpy arrays in [low, high) (keywords low=0, high=1, dtype), always a list."""
+    low = kwargs.pop("low", 0.0)
+    high = kwargs.pop("high", 1.0)
+    dtype = kwargs.pop("dtype", default_dtype())
+    if kwargs:
+        raise TypeError("random_uniform_arrays: unexpected arguments %s" % sorted(kwargs))
+    return [np.random.uniform(low, high, size=s).astype(dtype) for s in shapes]
+
+
+def random_sample(population, k):
+    """k elements of the list population in random order (without repetition)."""
+    assert 0 <= k <= len(population)
+    population_copy = population[:]
+    np.random.shuffle(population_copy)
+    return population_copy[0:k]
 
 
 def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func=None,
                  shuffle_csr_indices=False, distribution=None, ctx=None):
-    """A random dense NDArray (uniform in [0, 1) unless modifier_func changes it)."""
+    """A random NDArray: standard-normal values (as random_arrays) of dtype (float32 when
+    None) on ctx (default_context()). Only dense storage (stype 'default') exists yet."""
     if stype != "default":
-        raise ValueError("only stype='default' is supported, given %r" % (stype,))
-    dtype = np.float32 if dtype is None else dtype
-    data = np.random.uniform(size=shape).astype(dtype)
-    if modifier_func is not None:
-        data = np.asarray(modifier_func(data), dtype=dtype)
-    return nd.array(data, ctx=ctx or default_context(), dtype=dtype)
+        raise MXNetError("rand_ndarray: argument stype expected 'default', given %r (sparse "
+                         "storage 'row_sparse'/'csr' is not available yet)" % (stype,))
+    ctx = ctx if ctx else default_context()
+    return nd.array(random_arrays(shape), dtype=dtype, ctx=ctx)
 
 
+def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):
+    """A random 2-d shape, each dim in [1, dim] ([0, dim] with allow_zero_size)."""
+    low = 0 if allow_zero_size else 1
+    return rnd.randint(low, dim0 + 1), rnd.randint(low, dim1 + 1)
+
+
+def rand_shape_3d(dim0=10, dim1=10, dim2=10, allow_zero_size=False):
+    """A random 3-d shape, each dim in [1, dim] ([0, dim] with allow_zero_size)."""
+    low = 0 if allow_zero_size else 1
+    return rnd.randint(low, dim0 + 1), rnd.randint(low, dim1 + 1), rnd.randint(low, dim2 + 1)
+
+
+def rand_shape_nd(num_dim, dim=10, allow_zero_size=False):
+    """A random shape of num_dim dims, each in [1, dim] ([0, dim] with allow_zero_size)."""
+    low = 0 if allow_zero_size else 1
+    return tuple(rnd.randint(low, dim + 1, size=num_dim).tolist())
+
+
+def rand_coord_2d(x_low, x_high, y_low, y_high):
+    """A random int64 point (x, y) with x in [x_low, x_high) and y in [y_low, y_high)."""
+    x = np.random.randint(x_low, x_high, dtype=np.int64)
+    y = np.random.randint(y_low, y_high, dtype=np.int64)
+    return x, y
+
+
+def assign_each(the_input, function):
+    """numpy array of function(x) for each element x of the_input (a copy when function is
+    None)."""
+    if function is None:
+        return np.array(the_input)
+    return np.vectorize(function, otypes=[np.float64])(the_input).reshape(np.shape(the_input))
+
+
+def assign_each2(input1, input2, function):
+    """numpy array of function(x, y) over the elements of two same-shaped arrays (a copy of
+    input1 when function is None)."""
+    if function is None:
+        return np.array(input1)
+    assert np.shape(input1) == np.shape(input2)
+    return np.vectorize(function, otypes=[np.float64])(input1, input2).reshape(np.shape(input1))
+
+
+def create_2d_tensor(rows, columns, dtype=np.int64):
+    """NDArray whose row i holds the value i (rows x columns), for large-tensor tests."""
+    a = mx.nd.arange(0, rows, dtype=dtype).reshape(rows, 1)
+    return mx.nd.broadcast_to(a, shape=(a.shape[0], columns))
+
+
+def create_vector(size, dtype=np.int64):
+    """NDArray [0, 1, ..., size-1], for large-vector tests."""
+    return mx.nd.arange(0, size, dtype=dtype)
+
+
+def get_identity_mat(size):
+    """size x size identity NDArray."""
+    return mx.nd.eye(size)
+
+
+def get_identity_mat_batch(size):
+    """A batch of two size x size identity NDArrays."""
+    eye = mx.nd.eye(size).reshape(1, size, size)
+    return mx.nd.concat(eye, eye, dim=0)
+
+
+def new_matrix_with_real_eigvals_2d(n):
+    """A well-conditioned n x n matrix with real eigenvalues in [-10, 10]."""
+    shape = (n, n)
+    while True:
+        d = np.diag(np.random.uniform(-1.0, 1.0, n))
+        v = np.random.uniform(-1., 1., n).reshape(n, 1)
+        v = v / np.linalg.norm(v, axis=-2, keepdims=True)
+        q = np.matmul(np.eye(n).reshape(shape) - 2 * np.matmul(v, v.T), d)
+        if np.linalg.cond(q, 2) < 3:
+            break
+    d = np.diag(np.random.uniform(-10.0, 10.0, n))
+    return np.matmul(np.matmul(np.linalg.inv(q), d), q)
+
+
+def new_matrix_with_real_eigvals_nd(shape):
+    """A batch of new_matrix_with_real_eigvals_2d matrices of the given shape (..., n, n)."""
+    n = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
+    return np.array([new_matrix_with_real_eigvals_2d(shape[-1]) for _ in range(n)]).reshape(shape)
+
+
+def new_orthonormal_matrix_2d(n):
+    """A random n x n orthonormal matrix."""
+    x = np.random.randn(n, n)
+    return np.linalg.qr(np.matmul(x.T, x))[0]
+
+
+def new_sym_matrix_with_real_eigvals_2d(n):
+    """A random symmetric n x n matrix with eigenvalues in [-10, 10]."""
+    q = new_orthonormal_matrix_2d(n)
+    d = np.diag(np.random.uniform(-10.0, 10.0, n))
+    return np.matmul(np.matmul(q.T, d), q)
+
+
+def new_sym_matrix_with_real_eigvals_nd(shape):
+    """A batch of new_sym_matrix_with_real_eigvals_2d matrices of the given shape."""
+    n = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
+    return np.array([new_sym_matrix_with_real_eigvals_2d(shape[-1])
+                     for _ in range(n)]).reshape(shape)
+
+
+# ----------------------------------------------------------------------------- numpy helpers
+def np_reduce(dat, axis, keepdims, numpy_reduce_func):
+    """numpy_reduce_func (np.sum, np.max...) applied over axis (int, list or None for all)
+    one axis at a time, keeping reduced dims as 1 when keepdims."""
+    if isinstance(axis, int):
+        axis = [axis]
+    else:
+        axis = list(axis) if axis is not None else range(len(dat.shape))
+    ret = dat
+    for i in reversed(sorted(axis)):
+        ret = numpy_reduce_func(ret, axis=i)
+    if keepdims:
+        keepdims_shape = list(dat.shape)
+        for i in axis:
+            keepdims_shape[i] = 1
+        ret = ret.reshape(tuple(keepdims_shape))
+    return ret
+
+
+def collapse_sum_like(a, shape):
+    """Sum of numpy array a over the axes that broadcasting shape to a.shape added or
+    stretched, with the result in shape (the gradient of a broadcast)."""
+    assert len(a.shape) >= len(shape)
+    if np.prod(shape) == 0 or a.size == 0:
+        return np.zeros(shape, dtype=a.dtype)
+    ndim_diff = len(a.shape) - len(shape)
+    axes = list(range(ndim_diff))
+    for i, s in enumerate(shape):
+        if s != a.shape[i + ndim_diff]:
+            assert s == 1, "collapse_sum_like: shape %s does not broadcast to %s" % (shape, a.shape)
+            axes.append(i + ndim_diff)
+    return np.sum(a, axis=tuple(axes)).reshape(shape)
+
+
+# ----------------------------------------------------------------------------- comparisons
+def _as_numpy(a):
+    if isinstance(a, NDArray):
+        return a.asnumpy()
+    return a
+
+
+def same(a, b):
+    """True when a and b (numpy arrays or NDArrays) have the same shape and elements."""
+    return np.array_equal(_as_numpy(a), _as_numpy(b))
+
+
+def checkShapes(a, b):  # pylint: disable=invalid-name
+    """Raise AssertionError unless a and b have the same shape."""
+    if a.shape != b.shape:
+        raise AssertionError(npt.build_err_msg(
+            [a, b], err_msg="a.shape = {} and b.shape = {} are not equal".format(a.shape, b.shape)))
+
+
+def almost_equal(a, b, rtol=None, atol=None, equal_nan=False, use_broadcast=True):
+    """True when |a - b| <= atol + rtol * |b| everywhere (None tolerances: float64's)."""
+    a, b = _as_numpy(a), _as_numpy(b)
+    if not use_broadcast:
+        checkShapes(a, b)
+    return np.allclose(a, b, rtol=get_rtol(rtol), atol=get_atol(atol), equal_nan=equal_nan)
+
+
+def _find_max_violation(a, b, rtol, atol):
+    """(index, ratio) of the element whose |a - b| exceeds its tolerance the most."""
+    absdiff = np.where(np.equal(a, b), 0, np.abs(a - b))
+    violation = absdiff / (atol + rtol * np.abs(b) + 1e-20)
+    idx = tuple(int(i) for i in np.unravel_index(np.argmax(violation), violation.shape))
+    return idx, np.max(violation)
+
+
+def locationError(a, b, index, names, maxError=False):  # pylint: disable=invalid-name
+    """One line locating a mismatch: index and both values."""
+    return "Location of %serror: %s, %s=%.8f, %s=%.8f" % (
+        "maximum " if maxError else "", str(index), names[0], a[index], names[1], b[index])
+
+
+def _mismatch_message(a, b, rtol, atol, names, equal_nan, mismatches):
+    """The AssertionError text of assert_almost_equal: worst element, mismatch share and the
+    first mismatches[0] worst locations."""
+    a = np.asarray(a, dtype=np.float64) if a.dtype.kind != "f" else a
+    b = np.asarray(b, dtype=np.float64) if b.dtype.kind != "f" else b
+    b = np.broadcast_to(b, a.shape) if b.shape != a.shape and b.size <= a.size else b
+    a = np.broadcast_to(a, b.shape) if a.shape != b.shape else a
+    index, rel = _find_max_violation(a, b, rtol, atol)
+    if index == ():
+        return "Error %f exceeds tolerance rtol=%e, atol=%e.\n" % (rel, rtol, atol), a, b
+    lines = []
+    a_tmp, b_tmp = a.copy(), b.copy()
+    worst_index, worst = index, rel
+    count = 1
+    while count <= a.size:
+        if count <= mismatches[0]:
+            lines.append("%3d: Error %f  %s" % (count, rel, locationError(a, b, index, names)))
+        a_tmp[index] = b_tmp[index] = 0
+        if np.allclose(a_tmp, b_tmp, rtol=rtol, atol=atol, equal_nan=equal_nan):
+            break
+        count += 1
+        if count <= mismatches[1] or mismatches[1] <= 0:
+            index, rel = _find_max_violation(a_tmp, b_tmp, rtol, atol)
+        else:
+            break
+    degree = "at least " if mismatches[1] > 0 and count > mismatches[1] else ""
+    msg = ("Error %f exceeds tolerance rtol=%e, atol=%e (mismatch %s%f%%).\n%s\n%s" % (
+        worst, rtol, atol, degree, 100.0 * count / a.size,
+        locationError(a, b, worst_index, names, maxError=True), "\n".join(lines)))
+    return msg, a, b
+
+
+def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=False,
+                        use_broadcast=True, mismatches=(10, 10)):
+    """Raise AssertionError unless |a - b| <= atol + rtol * |b| everywhere.
+
+    a, b: numpy arrays, NDArrays or numbers. rtol/atol: a number, a dict dtype -> number,
+    or None for the larger default of the two dtypes (get_tols). Bool arrays must be equal.
+    The message names the worst element and the first mismatches[0] mismatches."""
+    if not use_broadcast:
+        checkShapes(_as_numpy(a), _as_numpy(b))
+    rtol, atol = get_tols(a, b, rtol, atol)
+    a, b = np.asarray(_as_numpy(a)), np.asarray(_as_numpy(b))
+    if a.dtype == np.bool_ and b.dtype == np.bool_:
+        np.testing.assert_equal(a, b)
+        return
+    if np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan):
+        return
+    msg, a, b = _mismatch_message(a, b, rtol, atol, names, equal_nan, mismatches)
+    raise AssertionError(npt.build_err_msg([a, b], err_msg=msg))
+
+
+def assert_allclose(a, b, rtol=1e-07, atol=0, equal_nan=True):
+    """numpy.testing.assert_allclose's defaults through assert_almost_equal."""
+    assert_almost_equal(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def assert_almost_equal_with_err(a, b, rtol=None, atol=None, etol=None, names=("a", "b"),
+                                 equal_nan=False, mismatches=(10, 10)):
+    """As assert_almost_equal, but tolerates a share etol of mismatching elements."""
+    etol = get_etol(etol)
+    if etol <= 0:
+        assert_almost_equal(a, b, rtol=rtol, atol=atol, names=names, equal_nan=equal_nan,
+                            mismatches=mismatches)
+        return
+    rtol, atol = get_tols(a, b, rtol, atol)
+    a, b = np.asarray(_as_numpy(a)), np.asarray(_as_numpy(b))
+    equals = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    err = 1 - np.count_nonzero(equals) / equals.size
+    if err > etol:
+        msg, a, b = _mismatch_message(a, b, rtol, atol, names, equal_nan, mismatches)
+        raise AssertionError(npt.build_err_msg(
+            [a, b], err_msg="error rate %f exceeds etol=%f. %s" % (err, etol, msg)))
+
+
+def assert_almost_equal_ignore_nan(a, b, rtol=None, atol=None, names=("a", "b")):
+    """assert_almost_equal after zeroing every position where a or b is NaN."""
+    a = np.copy(_as_numpy(a))
+    b = np.copy(_as_numpy(b))
+    nan_mask = np.logical_or(np.isnan(a), np.isnan(b))
+    a[nan_mask] = 0
+    b[nan_mask] = 0
+    assert_almost_equal(a, b, rtol, atol, names)
+
+
+def assert_exception(f, exception_type, *args, **kwargs):
+    """Raise AssertionError unless f(*args, **kwargs) raises exception_type."""
+    try:
+        f(*args, **kwargs)
+    except exception_type:
+        return
+    raise AssertionError("%s did not raise %s" % (getattr(f, "__name__", f),
+                                                  exception_type.__name__))
+
+
+def compare_ndarray_tuple(t1, t2, rtol=None, atol=None):
+    """assert_almost_equal over (nested) tuples of arrays; None on either side is skipped."""
+    if t1 is None or t2 is None:
+        return
+    if isinstance(t1, tuple):
+        for s1, s2 in zip(t1, t2):
+            compare_ndarray_tuple(s1, s2, rtol, atol)
+    else:
+        assert_almost_equal(t1, t2, rtol=rtol, atol=atol)
+
+
+def same_array(array1, array2):
+    """True when two NDArrays share memory (a change through one shows in the other)."""
+    array1[:] += 1
+    if not same(array1.asnumpy(), array2.asnumpy()):
+        array1[:] -= 1
+        return False
+    array1[:] -= 1
+    return same(array1.asnumpy(), array2.asnumpy())
+
+
+def retry(n):
+    """Decorator for stochastic tests: run up to n times, failing only if every run raises
+    AssertionError (the last one is re-raised)."""
+    assert n > 0
+
+    def decorate(f):
+        def wrapper(*args, **kwargs):
+            for i in range(n):
+                try:
+                    f(*args, **kwargs)
+                    return
+                except AssertionError:
+                    if i == n - 1:
+                        raise
+                    mx.nd.waitall()
+        wrapper.__name__ = f.__name__
+        wrapper.__doc__ = f.__doc__
+        return wrapper
+    return decorate
+
+
+# ----------------------------------------------------------------------------- gradients
 def _call(sym, arrays):
     out = sym(*arrays)
-    return out if isinstance(out, nd.NDArray) else out[0]
+    return out if isinstance(out, NDArray) else out[0]
+
+
+def _require_callable(fn_name, sym):
+    if isinstance(sym, Symbol) or (isinstance(sym, (list, tuple)) and sym
+                                   and isinstance(sym[0], Symbol)):
+        raise MXNetError("%s: a Symbol needs the Symbol executor (bind/simple_bind), which is "
+                         "not available yet; pass a Python callable over NDArrays instead"
+                         % fn_name)
+    if not callable(sym):
+        raise MXNetError("%s: argument sym expected a callable over NDArrays (or a Symbol), "
+                         "given %s" % (fn_name, type(sym).__name__))
 
 
 def numeric_grad(f, inputs, eps=1e-4, head=None):
@@ -160,6 +540,7 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     sym is a callable taking NDArrays and returning an NDArray (the Symbol form of MXNet
     1.9 arrives with the Symbol API). location is a list (or dict, in argument order) of
     numpy arrays or NDArrays."""
+    _require_callable("check_numeric_gradient", sym)
     if isinstance(location, dict):
         location = list(location.values())
     dtype = dtype or np.float64
@@ -181,28 +562,177 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
                             names=("autograd_%d" % i, "numeric_%d" % i))
 
 
-@contextlib.contextmanager
+def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=None,
+                      aux_params=None, tol=None, raise_on_err=True, ground_truth=None,
+                      equal_nan=False, use_uniform=False, rand_type=np.float64):
+    """Run one computation on several contexts/dtypes and check that outputs and gradients
+    agree with the most precise run.
+
+    sym: a Python callable over NDArrays returning an NDArray or a list of them (the Symbol
+    form of MXNet 1.9 needs the Symbol executor and raises MXNetError until it exists).
+    ctx_list: dicts {'ctx': Context, name: shape, ..., 'type_dict': {name: dtype}}; the
+    callable gets the inputs in the order the names appear. arg_params: initial values by
+    name (else normal * scale, or uniform with use_uniform). grad_req 'null' skips
+    gradients. tol: a number or a dict dtype -> tolerance. Returns the ground-truth
+    outputs and gradients as a dict of numpy arrays ('out<i>', 'grad_<name>')."""
+    _require_callable("check_consistency", sym)
+    if not ctx_list:
+        raise MXNetError("check_consistency: argument ctx_list is empty")
+    default_tol = {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 1e-3,
+                   np.dtype(np.float64): 1e-5, np.dtype(np.uint8): 0, np.dtype(np.int32): 0,
+                   np.dtype(np.int64): 0}
+    if tol is None:
+        tol = default_tol
+    elif isinstance(tol, numbers.Number):
+        tol = {dt: tol for dt in default_tol}
+    names = [k for k in ctx_list[0] if k not in ("ctx", "type_dict")]
+    arg_params = dict(arg_params or {})
+    for name in names:
+        if name not in arg_params:
+            shape = ctx_list[0][name]
+            arg_params[name] = (np.random.uniform(-scale, scale, size=shape) if use_uniform
+                                else np.random.normal(size=shape, scale=scale)).astype(rand_type)
+
+    results = []
+    for spec in ctx_list:
+        types = spec.get("type_dict", {})
+        dtypes = [np.dtype(types.get(n, np.float32)) for n in names]
+        arrays = [nd.array(arg_params[n], ctx=spec["ctx"], dtype=dt)
+                  for n, dt in zip(names, dtypes)]
+        if grad_req != "null":
+            for a in arrays:
+                a.attach_grad()
+        with autograd.record():
+            outs = sym(*arrays)
+        outs = [outs] if isinstance(outs, NDArray) else list(outs)
+        if grad_req != "null":
+            autograd.backward(outs)
+        res = {"out%d" % i: o.asnumpy() for i, o in enumerate(outs)}
+        if grad_req != "null":
+            res.update(("grad_" + n, a.grad.asnumpy()) for n, a in zip(names, arrays))
+        results.append((max(dtypes, key=lambda d: d.itemsize), res))
+
+    if ground_truth is None:
+        gt_index = max(range(len(results)), key=lambda i: results[i][0].itemsize)
+        ground_truth = results[gt_index][1]
+    for i, (dtype, res) in enumerate(results):
+        for key, value in res.items():
+            t = tol.get(dtype, default_tol.get(dtype, 0))
+            try:
+                assert_almost_equal(value, ground_truth[key], rtol=t, atol=t, equal_nan=equal_nan,
+                                    names=("%s of ctx_list[%d]" % (key, i), "ground truth"))
+            except AssertionError:
+                if raise_on_err:
+                    raise
+                logging.error("check_consistency: %s of ctx_list[%d] (%s) differs from the "
+                              "ground truth\n%s", key, i, dtype, traceback.format_exc())
+    return ground_truth
+
+
+# ----------------------------------------------------------------------------- environment
+@contextmanager
 def environment(*args):
-    """Temporarily set environment variables: environment('NAME', 'value') or
-    environment({'A': '1', 'B': None}) (None unsets). Note: the library reads most variables
-    once, so this mainly affects subprocesses and Python-level readers."""
-    if len(args) == 2:
-        updates = {args[0]: args[1]}
-    elif len(args) == 1 and isinstance(args[0], dict):
-        updates = args[0]
+    """Set environment variables for the body of a `with`, in os.environ and in the library's
+    process environment (mx.util.setenv), restoring both afterwards even on exceptions:
+    environment('NAME', 'value') or environment({'A': '1', 'B': None}) (None unsets)."""
+    if len(args) == 1 and isinstance(args[0], dict):
+        env_vars = args[0]
+    elif len(args) == 2:
+        env_vars = {args[0]: args[1]}
     else:
-        raise ValueError("environment() takes (name, value) or a dict")
-    saved = {k: os.environ.get(k) for k in updates}
+        raise ValueError("environment() takes a dict or two arguments (name, value), given %d "
+                         "arguments" % len(args))
+    snapshot = {name: os.environ.get(name) for name in env_vars}
+    _set_environ(env_vars)
     try:
-        for k, v in updates.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = str(v)
         yield
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        mx.nd.waitall()
+        _set_environ(snapshot)
+
+
+def _set_environ(env_vars):
+    for name, value in env_vars.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+        if getenv(name) != value:
+            setenv(name, value)
+        if getenv(name) != value:
+            raise RuntimeError("Could not set env var {}={} within C Runtime".format(name, value))
+
+
+def set_env_var(key, val, default_val=""):
+    """Set os.environ[key] = val and return the previous value (default_val when unset)."""
+    prev_val = os.environ.get(key, default_val)
+    os.environ[key] = val
+    return prev_val
+
+
+@contextmanager
+def discard_stderr():
+    """Send the process's stderr (file descriptor 2, C++ logging included) to /dev/null in
+    the body of a `with`."""
+    with open(os.devnull, "w") as bit_bucket:
+        try:
+            stderr_fileno = sys.stderr.fileno()
+        except (AttributeError, OSError, ValueError):
+            # stderr is not a real file (a pytest capture, an IDE console): nothing to redirect
+            yield
+            return
+        old_stderr = os.dup(stderr_fileno)
+        try:
+            os.dup2(bit_bucket.fileno(), stderr_fileno)
+            yield
+        finally:
+            os.dup2(old_stderr, stderr_fileno)
+            os.close(old_stderr)
+
+
+# ----------------------------------------------------------------------------- graphs
+def same_symbol_structure(sym1, sym2):
+    """True when two symbols' graphs have the same operator at every node position."""
+    nodes1 = json.loads(sym1.tojson())["nodes"]
+    nodes2 = json.loads(sym2.tojson())["nodes"]
+    return all(n1["op"] == n2["op"] for n1, n2 in zip(nodes1, nodes2))
+
+
+# ----------------------------------------------------------------------------- build checks
+def is_cd_run():
+    """True when running in a continuous-delivery job (CD_JOB=1)."""
+    return os.environ.get("CD_JOB", 0) == "1"
+
+
+def is_aarch64_run():
+    """True on an aarch64 machine."""
+    return platform.machine() == "aarch64"
+
+
+_features = Features()
+
+
+def has_tvm_ops():
+    """True when the library has TVM-generated operators (and, on a GPU context, the GPU is
+    sm_53 or newer)."""
+    built_with_tvm_op = _features.is_enabled("TVM_OP")
+    ctx = current_context()
+    if ctx.device_type == "gpu":
+        try:
+            cc = get_cuda_compute_capability(ctx)
+        except (MXNetError, ValueError):
+            return False
+        return built_with_tvm_op and cc >= 53
+    return built_with_tvm_op
+
+
+def is_op_runnable():
+    """True for every CPU test; on a GPU context, unless TVM operators need sm_53 or newer
+    and the GPU is older."""
+    ctx = current_context()
+    if ctx.device_type == "gpu" and _features.is_enabled("TVM_OP"):
+        try:
+            return get_cuda_compute_capability(ctx) >= 53
+        except (MXNetError, ValueError):
+            return False
+    return True

@@ -7,6 +7,7 @@
 #include "c_api/c_api_common.h"
 #include "mxnet/imperative.h"
 #include "mxnet/storage.h"
+#include "ndarray/ndarray_dlpack.h"
 
 namespace mxnet {
 namespace c_api {
@@ -283,5 +284,40 @@ int MXNDArrayGetGrad(NDArrayHandle handle, NDArrayHandle* out) {
   API_NOT_NULL(out);
   NDArray grad = Imperative::Get()->GetGrad(*arr);
   *out = grad.is_none() ? nullptr : NewHandle(std::move(grad));
+  API_END();
+}
+
+int MXNDArrayToDLPack(NDArrayHandle handle, DLManagedTensorHandle* out) {
+  API_BEGIN();
+  NDArray* arr = API_ARRAY(handle);
+  API_NOT_NULL(out);
+  arr->WaitToRead();
+  *out = dlpack::Export(*arr);
+  API_END();
+}
+
+int MXNDArrayFromDLPack(DLManagedTensorHandle dlpack, NDArrayHandle* out) {
+  return MXNDArrayFromDLPackEx(dlpack, false, out);
+}
+
+int MXNDArrayFromDLPackEx(DLManagedTensorHandle dlpack, const bool transient_handle,
+                          NDArrayHandle* out) {
+  API_BEGIN();
+  API_NOT_NULL(dlpack);
+  API_NOT_NULL(out);
+  std::function<void(DLManagedTensor*)> release;
+  if (!transient_handle) {
+    release = [](DLManagedTensor* t) {
+      if (t->deleter) t->deleter(t);
+    };
+  }
+  *out = NewHandle(dlpack::Import(static_cast<DLManagedTensor*>(dlpack), std::move(release)));
+  API_END();
+}
+
+int MXNDArrayCallDLPackDeleter(DLManagedTensorHandle dlpack) {
+  API_BEGIN();
+  auto* t = static_cast<DLManagedTensor*>(dlpack);
+  if (t != nullptr && t->deleter != nullptr) t->deleter(t);
   API_END();
 }

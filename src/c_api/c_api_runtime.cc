@@ -1,8 +1,11 @@
-// C API, process-wide state: last error, version, features, seeds, engine knobs, shutdown.
+// C API, process-wide state: last error, version, features, seeds, engine knobs, environment,
+// shutdown.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "c_api/c_api_common.h"
+#include "common/env.h"
 #include "mxnet/engine.h"
 #include "mxnet/imperative.h"
 #include "mxnet/libinfo.h"
@@ -105,5 +108,22 @@ int MXGetGPUCount(int* out) {
   API_BEGIN();
   API_NOT_NULL(out);
   *out = GetGPUCount();
+  API_END();
+}
+
+int MXGetEnv(const char* name, const char** value) {
+  API_BEGIN();
+  API_NOT_NULL(name);
+  API_NOT_NULL(value);
+  *value = std::getenv(name);
+  API_END();
+}
+
+int MXSetEnv(const char* name, const char* value) {
+  API_BEGIN();
+  API_NOT_NULL(name);
+  const int rc = value == nullptr ? unsetenv(name) : setenv(name, value, 1);
+  API_CHECK(rc == 0, "MXSetEnv: cannot set environment variable '" << name << "'");
+  env::ResetCache();
   API_END();
 }

@@ -3,6 +3,7 @@
 
 #include <dmlc/logging.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -136,11 +137,18 @@ bool IsSet(const char* name) {
   return std::getenv(name) != nullptr;
 }
 
+namespace {
+std::atomic<uint64_t> cache_generation{0};
+}  // namespace
+
 void ResetCache() {
   Cache& cache = GetCache();
   std::lock_guard<std::mutex> lock(cache.mu);
   cache.values.clear();
+  cache_generation.fetch_add(1, std::memory_order_release);
 }
+
+uint64_t CacheGeneration() { return cache_generation.load(std::memory_order_acquire); }
 
 }  // namespace env
 }  // namespace mxnet

@@ -35,8 +35,13 @@ std::string GetString(const char* name);
 /*! \brief True when the variable is set in the environment (even if malformed). */
 bool IsSet(const char* name);
 
-/*! \brief Forget cached values so the next read sees the environment again (tests, fork). */
+/*! \brief Forget cached values so the next read sees the environment again (tests, fork,
+ *  MXSetEnv). */
 void ResetCache();
+
+/*! \brief A number that changes at each ResetCache(): a reader that keeps a value derived
+ *  from variables recomputes it when this differs from the one it saw (cheap, lock-free). */
+uint64_t CacheGeneration();
 
 }  // namespace env
 }  // namespace mxnet

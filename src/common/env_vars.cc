@@ -25,6 +25,11 @@ const std::vector<VarInfo>& AllVars() {
        "Worker threads (and CUDA streams) per GPU for computation."},
       {"MXNET_GPU_COPY_NTHREADS", "int", "2", "",
        "Worker threads per GPU for host-device copies."},
+      {"MXNET_GPU_WORKER_NSTREAMS", "int", "1", "",
+       "GPU engine (CUDA builds, ThreadedEnginePerDevice): CUDA streams per GPU worker thread. "
+       "This engine gives each worker one non-blocking stream per GPU and waits for it after "
+       "each operation, so 1 is the only value used; another value is read at engine start and "
+       "logged as ignored (MXNet 1.9 accepted 2 to overlap auxiliary work)."},
       // ---- Storage ----
       {"MXNET_USE_NAIVE_STORAGE_MANAGER", "bool", "0", "",
        "When 1, every allocation goes straight to the system allocator and no pool is kept, "
@@ -89,6 +94,29 @@ const std::vector<VarInfo>& AllVars() {
        "Python GIL, so more threads help only when callbacks wait (for the engine or for "
        "nested custom operators). At least 1. With NaiveEngine callbacks run in the invoking "
        "thread instead."},
+      {"MXNET_USE_OPERATOR_TUNING", "bool", "1", "",
+       "When 1, a CPU operator loop (elementwise kernels, reductions, copies, sorts) stays on "
+       "one thread below a size threshold and uses OpenMP from it (see "
+       "MXNET_USE_NUM_CORES_OPERATOR_TUNING); when 0, every loop of 2 or more elements uses "
+       "OpenMP. Read at each operator call. MXNet 1.9 also accepted a list of dtypes here; "
+       "this build has one threshold for all dtypes, so only 0 and 1 are accepted."},
+      {"MXNET_ENABLE_OPERATOR_TUNING", "bool", "1", "",
+       "When 0, the size threshold is off, as with MXNET_USE_OPERATOR_TUNING=0. (MXNet 1.9 "
+       "timed each operator at start-up to set per-operator thresholds; this build uses the "
+       "fixed cost model of MXNET_USE_NUM_CORES_OPERATOR_TUNING instead, so nothing is timed.)"},
+      {"MXNET_USE_NUM_CORES_OPERATOR_TUNING", "int", "0", "",
+       "The number of cores c the size threshold assumes; 0 means the number of OpenMP threads "
+       "(OMP_NUM_THREADS, mx.util.set_num_omp_threads). A loop of n elements goes parallel when "
+       "the time c cores save, n * (1 - 1/c) element operations, covers the cost of an OpenMP "
+       "fork, taken as 16384 element operations: from n = ceil(16384 * c / (c - 1)), which is "
+       "32768 for c = 2 and nears 16384 for many cores; with c = 1 loops never go parallel. "
+       "Read at each operator call."},
+      {"MXNET_SAFE_ACCUMULATION", "bool", "0", "",
+       "MXNet 1.9 accumulated float16 reductions (sum, mean, norm, nansum, prod) in float16 "
+       "unless this was 1, so large float16 sums overflowed to inf. This build always "
+       "accumulates as MXNet does with 1 (float16 in float32, float32 in float64, integers in "
+       "int64), so both values give the same, accurate results; the variable is accepted for "
+       "compatibility and not read."},
       // ---- Profiler ----
       {"MXNET_PROFILER_AUTOSTART", "bool", "0", "",
        "When 1, the profiler starts when the library loads, recording what MXNET_PROFILER_MODE "
@@ -100,6 +128,24 @@ const std::vector<VarInfo>& AllVars() {
       // ---- Python front ----
       {"MXNET_LIBRARY_PATH", "string", "", "",
        "Absolute path of the libmxnet.so the Python package loads instead of its own."},
+      {"MXNET_HOME", "string", "~/.mxnet", "",
+       "Folder where mx.base.data_dir() and the downloading helpers (mx.test_utils.download "
+       "callers, model stores) keep data; read at each call."},
+      {"MXNET_ENABLE_CYTHON", "bool", "1", "",
+       "MXNet 1.9 chose between its Cython and ctypes bindings with this. This package has one "
+       "binding, the compiled pybind11 extension mxnet._ffi, which is always used; the ctypes "
+       "library handle mx.base._LIB exists beside it for C API calls. Setting 0 logs a warning "
+       "at import that the extension is used anyway."},
+      {"MXNET_ENFORCE_CYTHON", "bool", "0", "",
+       "When 1, `import mxnet` fails with an ImportError naming this variable and the loader's "
+       "error if the compiled extension mxnet._ffi cannot load. (There is no fallback binding, "
+       "so import fails without it too, with the plain loader error.)"},
+      // ---- Logging ----
+      {"DMLC_LOG_STACK_TRACE_DEPTH", "int", "0", "",
+       "Read by dmlc-core's logging: frames of the stack trace appended to a fatal error's "
+       "message. This library compiles dmlc logging with DMLC_LOG_STACK_TRACE=0 (errors are "
+       "raised as MXNetError with the message alone), so no trace is collected and the "
+       "variable has no effect."},
   };
   return vars;
 }

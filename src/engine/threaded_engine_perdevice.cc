@@ -34,6 +34,10 @@ class ThreadedEnginePerDevice final : public ThreadedEngine {
 #if MXNET_USE_CUDA
     gpu_worker_nthreads_ = ThreadCount("MXNET_GPU_WORKER_NTHREADS");
     gpu_copy_nthreads_ = ThreadCount("MXNET_GPU_COPY_NTHREADS");
+    if (env::GetInt("MXNET_GPU_WORKER_NSTREAMS") != 1) {
+      LOG(WARNING) << "MXNET_GPU_WORKER_NSTREAMS=" << env::GetInt("MXNET_GPU_WORKER_NSTREAMS")
+                   << " is ignored: each GPU worker uses one stream per GPU";
+    }
 #endif
     RegisterForFork(this);
   }

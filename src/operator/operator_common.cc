@@ -1,11 +1,58 @@
-// Shared inference rules and gradient-node helpers used by every operator family.
+// Shared inference rules, gradient-node helpers and the OpenMP size threshold used by every
+// operator family.
 #include "operator/operator_common.h"
 
+#include <atomic>
 #include <cstdio>
+#include <limits>
 #include <sstream>
+
+#if MXNET_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "common/env.h"
 
 namespace mxnet {
 namespace op {
+
+namespace {
+
+index_t ComputeParallelGrain(int omp_threads) {
+  if (!env::GetBool("MXNET_USE_OPERATOR_TUNING") || !env::GetBool("MXNET_ENABLE_OPERATOR_TUNING")) {
+    return 2;
+  }
+  int64_t cores = env::GetInt("MXNET_USE_NUM_CORES_OPERATOR_TUNING");
+  if (cores <= 0) cores = omp_threads;
+  // One core never pays for a fork; /8 keeps callers' small multiples from overflowing.
+  if (cores <= 1) return std::numeric_limits<index_t>::max() / 8;
+  return (kForkCost * cores + cores - 2) / (cores - 1);  // ceil(kForkCost * c / (c - 1))
+}
+
+}  // namespace
+
+index_t ParallelGrain() {
+  // Recomputed only when the variables may have changed (env::ResetCache, e.g. MXSetEnv) or
+  // the OpenMP thread count did: a few relaxed loads per operator call otherwise.
+  static std::atomic<uint64_t> seen_generation{~uint64_t{0}};
+  static std::atomic<int> seen_threads{0};
+  static std::atomic<index_t> grain{0};
+#if MXNET_USE_OPENMP
+  const int threads = omp_get_max_threads();
+#else
+  const int threads = 1;
+#endif
+  const uint64_t generation = env::CacheGeneration();
+  if (generation == seen_generation.load(std::memory_order_acquire) &&
+      threads == seen_threads.load(std::memory_order_relaxed)) {
+    return grain.load(std::memory_order_relaxed);
+  }
+  const index_t value = ComputeParallelGrain(threads);
+  grain.store(value, std::memory_order_relaxed);
+  seen_threads.store(threads, std::memory_order_relaxed);
+  seen_generation.store(generation, std::memory_order_release);
+  return value;
+}
 
 std::vector<std::string> ListInputNames(const NodeAttrs& attrs) {
   static const auto& names = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");

@@ -61,13 +61,22 @@ inline DType ScalarAs(double v) {
 }
 
 // ---------------------------------------------------------------- parallel loops
-/*! \brief Elements below which a loop stays on one thread. */
-constexpr index_t kParallelGrain = 32768;
+/*!
+ * \brief Elements (units of work) from which a CPU loop goes parallel with OpenMP; below it
+ *  the loop stays on one thread. The rule, read per call from MXNET_USE_OPERATOR_TUNING,
+ *  MXNET_ENABLE_OPERATOR_TUNING and MXNET_USE_NUM_CORES_OPERATOR_TUNING (docs/env_var.md):
+ *  c cores pay off when n * (1 - 1/c) >= kForkCost, the cost of an OpenMP fork in element
+ *  operations, i.e. from n = kForkCost * c / (c - 1); with tuning off every loop of 2 or
+ *  more elements goes parallel.
+ */
+index_t ParallelGrain();
+/*! \brief OpenMP fork cost, in element operations, that ParallelGrain weighs. */
+constexpr index_t kForkCost = 16384;
 
 template <typename Fn>
 inline void ParallelFor(index_t n, Fn fn) {
 #if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (n >= kParallelGrain)
+#pragma omp parallel for schedule(static) if (n >= ParallelGrain())
 #endif
   for (index_t i = 0; i < n; ++i) fn(i);
 }

@@ -10,11 +10,12 @@ from .ndarray import NDArray, array, empty, zeros, ones, full, arange, eye, lins
 from .register import populate as _populate
 from .utils import save, load, load_frombuffer
 
+from . import random  # noqa: E402  (its hand-written samplers win over generated names)
+
 _this = _sys.modules[__name__]
-_populate(_this, _internal, contrib, None, linalg)
+_populate(_this, _internal, contrib, random, linalg)
 _ndarray_mod._op = _this
 _ndarray_mod._internal = _internal
 _ndarray_mod._install_fluent()
 
 from . import indexing as _indexing  # noqa: E402,F401
-from . import random  # noqa: E402

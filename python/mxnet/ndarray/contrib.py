@@ -1,1 +1,31 @@
-"""mx.nd.contrib: operators registered as _contrib_* (filled from the registry at import)."""
+"""mx.nd.contrib: operators registered as _contrib_* (filled from the registry at import) and
+the candidate sampler rand_zipfian."""
+import math
+
+from ..context import current_context
+
+__all__ = ["rand_zipfian"]
+
+
+def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
+    """Draw num_sampled candidate classes (with replacement) from the approximately
+    log-uniform (Zipfian) distribution P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)
+    over [0, range_max).
+
+    Returns (sampled_classes: int64 (num_sampled,), expected_count_true: float64, the
+    expected count num_sampled * P(k) of each of true_classes, expected_count_sampled:
+    float64, the same for each sampled class), all on ctx (default: the current context)."""
+    from . import random as _random
+    if ctx is None:
+        ctx = current_context()
+    log_range = math.log(range_max + 1)
+    rand = _random.uniform(0, log_range, shape=(num_sampled,), dtype="float64", ctx=ctx)
+    # exp(u) - 1 for u uniform on [0, log(range_max + 1)) has P(floor = k) = P(k) above
+    sampled_classes = (rand.exp() - 1).astype("int64") % range_max
+
+    def expected_count(classes):
+        c = classes.astype("float64")
+        return ((c + 2.0) / (c + 1.0)).log() / log_range * num_sampled
+
+    return (sampled_classes, expected_count(true_classes.as_in_context(ctx)),
+            expected_count(sampled_classes))

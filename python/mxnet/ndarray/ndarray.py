@@ -1,4 +1,6 @@
 """NDArray: the Python face of the C++ array (methods, creation functions, arithmetic)."""
+import ctypes
+
 import numpy as np
 
 from .. import _ffi
@@ -8,6 +10,25 @@ from ..context import Context, current_context, _ctx_from_tuple
 NDArray = _ffi.NDArray
 NDArray.__module__ = "mxnet.ndarray"
 NDArray.__qualname__ = "NDArray"
+
+_ffi_ndarray_init = NDArray.__init__
+
+
+def _ndarray_init(self, handle, writable=True):  # pylint: disable=unused-argument
+    """NDArray(handle): take ownership of an NDArrayHandle made by the C API (an int or a
+    ctypes.c_void_p, as MXNet's ctypes code passes); the caller must not free it after."""
+    if isinstance(handle, ctypes.c_void_p):
+        handle = handle.value or 0
+    _ffi_ndarray_init(self, handle)
+
+
+NDArray.__init__ = _ndarray_init
+
+# MXNet 1.9's ndarray module declared these return types on ctypes.pythonapi, and code that
+# hands DLPack capsules to the C API through ctypes relies on it (a pointer as a C int would
+# be cut to 32 bits).
+ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+ctypes.pythonapi.PyCapsule_New.restype = ctypes.py_object
 
 _STORAGE_TYPE_STR = "default"
 

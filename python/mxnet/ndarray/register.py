@@ -44,6 +44,11 @@ def populate(module, internal_module, contrib_module, random_module, linalg_modu
             setattr(internal_module, name, func)
         elif name.startswith("_random_") or name.startswith("_sample_"):
             setattr(internal_module, name, func)
+            # mx.nd.random.<short> for ops the module does not write by hand (the *_like ops)
+            short = name[len("_random_"):]
+            if (random_module is not None and name.startswith("_random_")
+                    and not hasattr(random_module, short)):
+                setattr(random_module, short, make_op_function(name, short))
         elif name.startswith("_linalg_"):
             short = name[len("_linalg_"):]
             setattr(linalg_module, short, make_op_function(name, short))

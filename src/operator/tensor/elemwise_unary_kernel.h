@@ -47,7 +47,7 @@ template <typename Fn>
 inline void ParallelChunks(index_t n, index_t chunk, Fn fn) {
   const index_t chunks = (n + chunk - 1) / chunk;
 #if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (n >= kParallelGrain)
+#pragma omp parallel for schedule(static) if (n >= ParallelGrain())
 #endif
   for (index_t c = 0; c < chunks; ++c) fn(c * chunk, std::min(n, (c + 1) * chunk));
 }

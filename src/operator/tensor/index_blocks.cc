@@ -22,7 +22,7 @@ void GatherBlocksT(const DType* d, const std::vector<int64_t>& offsets, index_t 
     return;
   }
 #if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (n * K >= kParallelGrain)
+#pragma omp parallel for schedule(static) if (n * K >= ParallelGrain())
 #endif
   for (index_t i = 0; i < n; ++i) {
     const DType* s = d + offsets[i];
@@ -44,7 +44,7 @@ void ScatterBlocksT(const DType* s, const std::vector<int64_t>& offsets, index_t
     const DType* b = s + i * K;
     for (index_t q = q0; q < q1; ++q) t[q] = kSet ? b[q] : DType(t[q] + b[q]);
   };
-  const bool big = n * K >= kParallelGrain;
+  const bool big = n * K >= ParallelGrain();
   if (unique_offsets) {
 #if MXNET_USE_OPENMP
 #pragma omp parallel for schedule(static) if (big)

@@ -266,9 +266,12 @@ void Stage(const IT* in, OT* out, index_t O, index_t R, index_t I, int fin, inde
   const index_t ntile = (I + kTile - 1) / kTile;
   const index_t items = O * ntile;
   const index_t width = std::min(I, kTile);
-  // Few tiles and a long reduced axis: split the reduced axis into fixed chunks as well.
+  // Few tiles and a long reduced axis: split the reduced axis into fixed chunks as well. The
+  // chunking sets the summation order, so it is a constant: results must not depend on the
+  // thread count or on the operator-tuning variables (ParallelGrain only decides threads).
+  constexpr index_t kChunkElems = 2 * kForkCost;
   index_t rc = R;
-  if (items < 64 && R * width >= 2 * kParallelGrain) rc = std::max<index_t>(1, kParallelGrain / width);
+  if (items < 64 && R * width >= 2 * kChunkElems) rc = std::max<index_t>(1, kChunkElems / width);
   const index_t nr = R == 0 ? 1 : (R + rc - 1) / rc;
   auto tile = [&](index_t o, index_t i0, index_t w, index_t r0, index_t r1, A* acc) {
     for (index_t b = 0; b < w; ++b) acc[b] = Acc::template Init<A>();

@@ -21,7 +21,7 @@ enum class ReduceKind { kSum, kMean, kProd, kMax, kMin, kNanSum, kNanProd, kNorm
 template <typename Fn>
 inline void ParallelForWork(index_t n, index_t work_per_item, Fn fn) {
 #if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (n > 1 && n * work_per_item >= kParallelGrain)
+#pragma omp parallel for schedule(static) if (n > 1 && n * work_per_item >= ParallelGrain())
 #endif
   for (index_t i = 0; i < n; ++i) fn(i);
 }

@@ -252,7 +252,7 @@ void SortRowsTyped(const D* in, const SortLayout& l, index_t k, const SortOutput
   const bool need_order = out.value != nullptr || out.index != nullptr;
   const bool packed = kPackedKey<D> && n <= static_cast<index_t>(0xFFFFFFFFu);
 #if MXNET_USE_OPENMP
-#pragma omp parallel if (rows > 1 && rows * n >= kParallelGrain)
+#pragma omp parallel if (rows > 1 && rows * n >= ParallelGrain())
 #endif
   {
     std::vector<uint64_t> keys(packed ? 2 * n : 0);  // keys, then radix scratch

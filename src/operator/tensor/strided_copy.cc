@@ -46,7 +46,7 @@ void CopyLoop(const StridedPlan& p, const T* src, T* dst) {
   for (int d = 0; d < nd - 1; ++d) rows *= p.shape[d];
   const index_t nchunk = (inner + kChunk - 1) / kChunk;
   const index_t units = rows * nchunk;
-  const bool parallel = static_cast<index_t>(rows * inner) >= kParallelGrain && units > 1;
+  const bool parallel = static_cast<index_t>(rows * inner) >= ParallelGrain() && units > 1;
   auto body = [&](index_t u) {
     index_t row = u / nchunk, chunk = u % nchunk;
     index_t soff = p.src_offset, doff = p.dst_offset, rem = row;
@@ -128,7 +128,7 @@ void TiledLoop(const StridedPlan& p, int k, const T* src, T* dst) {
       }
     }
   };
-  if (static_cast<index_t>(p.Size()) >= kParallelGrain && units > 1) {
+  if (static_cast<index_t>(p.Size()) >= ParallelGrain() && units > 1) {
 #if MXNET_USE_OPENMP
 #pragma omp parallel for schedule(static)
 #endif

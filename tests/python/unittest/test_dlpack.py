@@ -123,3 +123,65 @@ def test_from_numpy_scalar_and_zero_size_arrays():
         for zero_copy in (False, True):
             out = mx.nd.from_numpy(src.copy(), zero_copy=zero_copy)
             assert out.shape == src.shape and out.asnumpy().shape == src.shape
+
+
+# ---- the DLPack functions of the C API (MXNDArrayToDLPack / FromDLPack / CallDLPackDeleter)
+def _capi():
+    import ctypes
+    lib = mx.base._LIB
+    lib.MXNDArrayToDLPack.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.MXNDArrayFromDLPack.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.MXNDArrayFromDLPackEx.argtypes = [ctypes.c_void_p, ctypes.c_bool,
+                                          ctypes.POINTER(ctypes.c_void_p)]
+    lib.MXNDArrayCallDLPackDeleter.argtypes = [ctypes.c_void_p]
+    return ctypes, lib
+
+
+def test_c_api_from_dlpack_of_our_capsule_gives_back_the_same_array():
+    ctypes, lib = _capi()
+    x = mx.nd.array([[1, 2, 3], [4, 5, 6]])
+    capsule = mx.nd.to_dlpack_for_read(x)
+    pyapi = ctypes.pythonapi
+    pyapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    pyapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    pyapi.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    pyapi.PyCapsule_SetDestructor.argtypes = [ctypes.py_object, ctypes.c_void_p]
+    ptr = pyapi.PyCapsule_GetPointer(capsule, b"dltensor")
+    handle = mx.base.NDArrayHandle()
+    mx.base.check_call(lib.MXNDArrayFromDLPack(ptr, ctypes.byref(handle)))
+    pyapi.PyCapsule_SetName(capsule, b"used_dltensor")
+    pyapi.PyCapsule_SetDestructor(capsule, None)
+    y = mx.nd.NDArray(handle=handle)  # a ctypes handle, as MXNet 1.9 code passes it
+    assert y.asnumpy().tolist() == [[1, 2, 3], [4, 5, 6]]
+    x[:] = 0  # the same array: writes are seen, in order
+    assert y.asnumpy().sum() == 0
+
+
+def test_c_api_to_dlpack_and_deleter_release_the_export():
+    ctypes, lib = _capi()
+    x = mx.nd.ones((4,))
+    t = ctypes.c_void_p()
+    mx.base.check_call(lib.MXNDArrayToDLPack(x.handle, ctypes.byref(t)))
+    assert t.value
+    mx.base.check_call(lib.MXNDArrayCallDLPackDeleter(t))
+    mx.base.check_call(lib.MXNDArrayCallDLPackDeleter(None))  # NULL is a no-op
+    assert x.asnumpy().tolist() == [1, 1, 1, 1]
+
+
+def test_c_api_from_dlpack_rejects_null():
+    ctypes, lib = _capi()
+    handle = ctypes.c_void_p()
+    assert lib.MXNDArrayFromDLPack(None, ctypes.byref(handle)) == -1
+    assert b"dlpack" in lib.MXGetLastError()
+
+
+def test_c_api_transient_import_leaves_the_tensor_to_its_producer():
+    ctypes, lib = _capi()
+    src = mx.nd.array([1.0, 2.0])
+    t = ctypes.c_void_p()
+    mx.base.check_call(lib.MXNDArrayToDLPack(src.handle, ctypes.byref(t)))
+    handle = ctypes.c_void_p()
+    mx.base.check_call(lib.MXNDArrayFromDLPackEx(t, True, ctypes.byref(handle)))
+    y = mx.nd.NDArray(handle=handle)
+    mx.base.check_call(lib.MXNDArrayCallDLPackDeleter(t))  # still the producer's to free
+    assert y.asnumpy().tolist() == [1.0, 2.0]

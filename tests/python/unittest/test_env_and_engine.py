@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import mxnet as mx
@@ -252,3 +253,43 @@ print(value, mx._ffi.storage_stats(1, 0)["peak_bytes_in_use"])
     value, peak = r.stdout.split()
     assert abs(float(value) - 1.0) < 1e-3
     assert int(peak) < 64 << 20
+
+
+@pytest.mark.parametrize("safe", ["0", "1"])
+def test_float16_reductions_accumulate_in_float32_whatever_safe_accumulation_says(safe):
+    # MXNet 1.9 without MXNET_SAFE_ACCUMULATION=1 summed float16 in float16 (inf past 65504)
+    code = ("import mxnet as mx, numpy as np\n"
+            "x = mx.nd.ones((100000,), dtype='float16')\n"
+            "print(float(x.mean().asscalar()), float(mx.nd.norm(x).asscalar()))\n")
+    r = run_py(code, {"MXNET_SAFE_ACCUMULATION": safe})
+    assert r.returncode == 0, r.stderr
+    mean, norm = map(float, r.stdout.split())
+    assert mean == 1.0 and abs(norm - 316.2) < 0.5
+
+
+def test_operator_tuning_variables_keep_results_exact():
+    code = ("import mxnet as mx, numpy as np\n"
+            "a = np.arange(200000, dtype=np.float32)\n"
+            "print(float((mx.nd.array(a) * 2).sum().asscalar()) == float(np.float32((a * 2).astype(np.float64).sum())))\n")
+    for env in ({"MXNET_USE_OPERATOR_TUNING": "0"}, {"MXNET_ENABLE_OPERATOR_TUNING": "0"},
+                {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "1"},
+                {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "64"}):
+        r = run_py(code, env)
+        assert r.returncode == 0 and r.stdout.strip() == "True", (env, r.stderr)
+
+
+def test_reductions_are_bit_identical_whatever_the_tuning_variables_say():
+    # a long strided reduction (few output tiles) is split into chunks; the chunking must not
+    # follow the parallel threshold, or the summation order would change with it
+    code = ("import mxnet as mx, numpy as np\n"
+            "rs = np.random.RandomState(0)\n"
+            "a = mx.nd.array(rs.standard_normal((300000, 3)), dtype='float64')\n"
+            "print(mx.nd.sum(a, axis=0).asnumpy().tobytes().hex())\n")
+    outs = set()
+    for env in ({}, {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "16"},
+                {"MXNET_USE_NUM_CORES_OPERATOR_TUNING": "1"}, {"MXNET_USE_OPERATOR_TUNING": "0"},
+                {"OMP_NUM_THREADS": "1"}):
+        r = run_py(code, env)
+        assert r.returncode == 0, (env, r.stderr)
+        outs.add(r.stdout.strip())
+    assert len(outs) == 1

@@ -272,3 +272,68 @@ def test_invalid_arguments_raise():
         _int._random_uniform(shape="(2,x)")
     with pytest.raises(mx.base.MXNetError):
         _int._random_uniform_like(nd.zeros((2,), dtype="int32"))
+
+
+def test_like_samplers_are_generated_into_nd_random():
+    data = mx.nd.zeros((50, 40), dtype="float64")
+    for name in ("uniform_like", "normal_like", "gamma_like", "exponential_like",
+                 "poisson_like", "negative_binomial_like", "generalized_negative_binomial_like"):
+        out = getattr(mx.nd.random, name)(data)
+        assert out.shape == (50, 40) and out.dtype == np.float64, name
+    mx.random.seed(5)
+    a = mx.nd.random.uniform_like(data, low=2, high=3).asnumpy()
+    mx.random.seed(5)
+    b = mx.nd.random.uniform_like(data, low=2, high=3).asnumpy()
+    assert (a == b).all() and a.min() >= 2 and a.max() < 3
+    # the hand-written samplers keep their names
+    assert mx.nd.random.uniform.__module__ == "mxnet.ndarray.random"
+
+
+def test_sample_unique_zipfian_rows_are_distinct_and_count_their_draws():
+    mx.random.seed(11)
+    classes, trials = mx.nd._internal._sample_unique_zipfian(793472, shape=(4, 8192))
+    assert classes.dtype == np.int64 and trials.dtype == np.int64
+    assert classes.shape == (4, 8192) and trials.shape == (4,)
+    c = classes.asnumpy()
+    for row, n in zip(c, trials.asnumpy()):
+        assert np.unique(row).size == 8192 and row.min() >= 0 and row.max() < 793472
+        assert 14500 < n < 17000  # the expected number of draws for these sizes
+    mx.random.seed(11)
+    again, _ = mx.nd._internal._sample_unique_zipfian(793472, shape=(4, 8192))
+    assert (again.asnumpy() == c).all()
+    # small classes are far more likely than large ones
+    small, _ = mx.nd._internal._sample_unique_zipfian(1000, shape=(200, 5))
+    assert np.median(small.asnumpy()) < 100
+
+
+def test_sample_unique_zipfian_rejects_more_samples_than_classes():
+    with pytest.raises(mx.MXNetError, match="range_max=5"):
+        mx.nd._internal._sample_unique_zipfian(5, shape=(1, 6))[0].wait_to_read()
+    with pytest.raises(mx.MXNetError, match="2-D"):
+        mx.nd._internal._sample_unique_zipfian(5, shape=(6,))
+
+
+def test_rand_zipfian_expected_counts_follow_the_log_uniform_law():
+    mx.random.seed(3)
+    true = mx.nd.array([0, 3, 19], dtype="int32")
+    sampled, exp_true, exp_sampled = mx.nd.contrib.rand_zipfian(true, 1000, 20)
+    assert sampled.dtype == np.int64 and sampled.shape == (1000,)
+    s = sampled.asnumpy()
+    assert s.min() >= 0 and s.max() < 20
+    law = lambda k: np.log((k + 2.0) / (k + 1.0)) / np.log(21) * 1000
+    assert_almost_equal(exp_true.asnumpy(), law(np.array([0, 3, 19])))
+    assert_almost_equal(exp_sampled.asnumpy(), law(s.astype(np.float64)))
+    freq0 = (s == 0).mean()
+    assert abs(freq0 - law(0) / 1000) < 0.05
+
+
+def test_seed_takes_any_int_and_keeps_its_low_32_bits():
+    def draw(seed):
+        mx.random.seed(seed)
+        return mx.nd.random.uniform(shape=(8,)).asnumpy()
+    assert (draw(-1) == draw(2**32 - 1)).all()
+    assert (draw(np.int64(-123456789)) == draw(-123456789)).all()
+    assert (draw(2**32 + 5) == draw(5)).all()
+    assert not (draw(1) == draw(2)).all()
+    with pytest.raises(ValueError, match="int"):
+        mx.random.seed(1.5)
