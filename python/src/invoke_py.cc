@@ -27,6 +27,9 @@ std::string KwargText(const py::handle& v) {
     }
     return s + ")";
   }
+  // numpy arrays (shapes, axes): as the nested lists they hold, not numpy's "[ 6 10  2]".
+  static py::handle numpy_ndarray = py::object(py::module_::import("numpy").attr("ndarray")).release();
+  if (py::isinstance(v, numpy_ndarray)) return KwargText(v.attr("tolist")());
   // numpy dtypes and scalar types: their canonical name.
   if (py::hasattr(v, "__mro__") || py::isinstance(v, py::module_::import("numpy").attr("dtype"))) {
     try {

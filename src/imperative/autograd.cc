@@ -2,6 +2,7 @@
 #include <dmlc/logging.h>
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "imperative/autograd_info.h"
 #include "mxnet/imperative.h"
@@ -90,6 +91,15 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
           << "grad: a variable is not part of the graph; call attach_grad() or mark_variables "
           << "on it before recording";
       xs.push_back(v->entry());
+    }
+    // As MXNet's Gradient pass: a variable the heads do not depend on at all is an error
+    // (one that is reachable but gets no gradient flow receives zeros).
+    std::unordered_set<const nnvm::Node*> reachable;
+    for (const nnvm::ObjectPtr& n : order) reachable.insert(n.get());
+    for (size_t i = 0; i < xs.size(); ++i) {
+      CHECK(reachable.count(xs[i].node.get()))
+          << "Cannot differentiate with respect to the " << i + 1 << "-th variable because it "
+          << "is unreachable from the outputs.";
     }
   } else {
     for (const nnvm::ObjectPtr& n : order) {
@@ -188,6 +198,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       CopyFromTo(g, buf);
     }
     buf.set_entry(create_graph ? g.entry() : nnvm::NodeEntry());
+    info->fresh_grad = true;
   }
   return {};
 }

@@ -180,3 +180,60 @@ def test_non_differentiable_path_gives_zero_gradient():
         y = (x > 1.5) * 3 + x * 0
     y.backward()
     assert_almost_equal(x.grad.asnumpy(), [0.0, 0.0])
+
+
+def test_grad_of_unreachable_variable_raises():
+    x, z = mx.nd.ones((2,)), mx.nd.ones((2,))
+    x.attach_grad()
+    z.attach_grad()
+    with autograd.record():
+        y = x * 2
+    with pytest.raises(mx.MXNetError, match="unreachable"):
+        autograd.grad(y, [z])
+
+
+def test_assigning_into_array_in_recorded_graph_raises():
+    x = mx.nd.ones((2,))
+    x.attach_grad()
+    with autograd.record():
+        y = x * 2
+        with pytest.raises(mx.MXNetError, match="already in a computational graph"):
+            x += 1
+        with pytest.raises(mx.MXNetError, match="already in a computational graph"):
+            y *= x
+    assert np.array_equal(x.asnumpy(), np.ones(2)) and np.array_equal(y.asnumpy(), np.full(2, 2.0))
+    y.backward()
+    assert np.array_equal(x.grad.asnumpy(), np.full(2, 2.0))
+    y += 1  # backward released y's node: y is a constant again
+    with autograd.record():
+        z = y * x
+    z.backward()
+    assert np.array_equal(x.grad.asnumpy(), np.full(2, 3.0))
+
+
+def test_inplace_update_of_own_input_while_recording_raises():
+    x, w = mx.nd.ones((2, 3)), mx.nd.ones((3,))
+    w.attach_grad()
+    with autograd.record():
+        with pytest.raises(mx.MXNetError, match="Inplace operations"):
+            x += w
+        with pytest.raises(mx.MXNetError, match="Inplace operations"):
+            x[0] = w * 2
+        x[:] = w * 3  # whole-array assignment is recorded as a copy, as in MXNet
+        loss = x.sum()
+    loss.backward()
+    assert np.array_equal(w.grad.asnumpy(), np.full(3, 6.0))
+
+
+def test_fresh_grad_tracks_backward_writes():
+    x, y = mx.nd.ones((2, 2)), mx.nd.ones((2, 2))
+    autograd.mark_variables([x, y], [mx.nd.zeros((2, 2)), mx.nd.zeros((2, 2))])
+    assert x._fresh_grad is False and y._fresh_grad is False
+    with autograd.record():
+        out = (x + 2).detach() + y
+    out.backward()
+    assert y._fresh_grad is True and x._fresh_grad is False
+    y._fresh_grad = False
+    assert y._fresh_grad is False
+    with pytest.raises(mx.MXNetError):
+        mx.nd.ones((1,))._fresh_grad = True
