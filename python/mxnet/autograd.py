@@ -108,9 +108,11 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     """Return the gradients of heads with respect to variables (nothing is written to .grad).
 
     With create_graph=True the gradient computation is itself recorded, so the returned
-    gradients can be differentiated again (higher order)."""
+    gradients can be differentiated again (higher order).
+
+    Returns a list with one gradient per variable, also for a single NDArray variable: that
+    is what MXNet 1.9.1 returns, and code written for it indexes the result with [0]."""
     heads = _as_list(heads)
-    single = isinstance(variables, NDArray)
     variables = _as_list(variables)
     if head_grads is None:
         head_grads = [None] * len(heads)
@@ -120,7 +122,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
         retain_graph = create_graph
     ret = _ffi.backward(heads, head_grads, variables, bool(retain_graph), bool(create_graph),
                         bool(train_mode))
-    return ret[0] if single else ret
+    return ret
 
 
 def get_symbol(x):

@@ -39,6 +39,15 @@ void CheckShape(const TShape& s, const char* what) {
   }
 }
 
+// An NDArray(None) (before __setstate__) or a "no array" record holds no data.
+const NDArray& NotNone(const NDArray& a, const char* what) {
+  if (a.is_none()) {
+    throw dmlc::Error(std::string(what) + ": the NDArray is empty (NDArray(None) or a 'no array' "
+                      "record); it has no data");
+  }
+  return a;
+}
+
 }  // namespace
 
 std::string NumpyName(int dtype) {
@@ -82,6 +91,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
       .def("wait_to_read",
            [](const NDArray& a) {
              MXNET_PY_API("MXNDArrayWaitToRead");
+             NotNone(a, "wait_to_read");
              py::gil_scoped_release nogil;
              a.WaitToRead();
            })
@@ -93,6 +103,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
       .def("asnumpy",
            [](const NDArray& a) {
              MXNET_PY_API("MXNDArraySyncCopyToCPU");
+             NotNone(a, "asnumpy");
              py::object np = py::module_::import("numpy");
              std::vector<py::ssize_t> dims(a.shape().begin(), a.shape().end());
              py::array out(py::dtype(NumpyName(a.dtype())), dims);

@@ -89,7 +89,7 @@ def test_grad_returns_gradients_without_touching_buffers():
     x.attach_grad()
     with autograd.record():
         y = mx.nd.exp(x) * x
-    g = autograd.grad(y, x)
+    g, = autograd.grad(y, x)
     expected = np.exp([0.5, 1.5]) * (1 + np.array([0.5, 1.5]))
     assert_almost_equal(g.asnumpy(), expected, rtol=1e-5)
     assert_almost_equal(x.grad.asnumpy(), [0.0, 0.0])
@@ -100,7 +100,7 @@ def test_second_order_gradient_with_create_graph():
     x.attach_grad()
     with autograd.record():
         y = mx.nd.sin(x) * x
-        dy = autograd.grad(y, x, create_graph=True)
+        dy, = autograd.grad(y, x, create_graph=True)
     dy.backward()
     xs = np.array([0.3, 0.7, 1.1])
     # d/dx (cos x * x + sin x) = -sin x * x + 2 cos x
@@ -112,8 +112,8 @@ def test_third_order_gradient():
     x.attach_grad()
     with autograd.record():
         y = x ** 4
-        g1 = autograd.grad(y, x, create_graph=True)
-        g2 = autograd.grad(g1, x, create_graph=True)
+        g1 = autograd.grad(y, x, create_graph=True)[0]
+        g2 = autograd.grad(g1, x, create_graph=True)[0]
     g2.backward()
     assert_almost_equal(x.grad.asnumpy(), [24 * 2.0])
 
@@ -182,6 +182,16 @@ def test_non_differentiable_path_gives_zero_gradient():
     assert_almost_equal(x.grad.asnumpy(), [0.0, 0.0])
 
 
+def test_grad_returns_a_list_even_for_one_variable():
+    x = mx.nd.array([1.0, 2.0])
+    x.attach_grad()
+    with autograd.record():
+        y = x * x
+    g = autograd.grad(y, x)
+    assert isinstance(g, list) and len(g) == 1
+    assert_almost_equal(g[0].asnumpy(), [2.0, 4.0])
+
+
 def test_grad_of_unreachable_variable_raises():
     x, z = mx.nd.ones((2,)), mx.nd.ones((2,))
     x.attach_grad()
@@ -237,3 +247,23 @@ def test_fresh_grad_tracks_backward_writes():
     assert y._fresh_grad is False
     with pytest.raises(mx.MXNetError):
         mx.nd.ones((1,))._fresh_grad = True
+
+
+def test_relu_gradient_propagates_nan_like_mxnet():
+    x = mx.nd.array([-1.0, 0.0, 2.0, np.nan, np.inf])
+    x.attach_grad()
+    with autograd.record():
+        y = mx.nd.relu(x)
+    y.backward()
+    np.testing.assert_equal(x.grad.asnumpy(), np.array([0, 0, 1, np.nan, 1], dtype=np.float32))
+
+
+def test_second_order_gradient_of_linear_op_is_zero_not_unreachable():
+    x = mx.nd.array([0.5, 1.0])
+    x.attach_grad()
+    with autograd.record():
+        y = mx.nd.radians(x)
+        g = autograd.grad(y, [x], create_graph=True, retain_graph=True)[0]
+        gg = autograd.grad(g, [x], create_graph=True, retain_graph=True)[0]
+    assert_almost_equal(g.asnumpy(), np.full(2, np.pi / 180))
+    assert_almost_equal(gg.asnumpy(), np.zeros(2))

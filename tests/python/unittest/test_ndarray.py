@@ -466,3 +466,13 @@ def test_broadcast_like_rejects_empty_axes():
     with pytest.raises(mx.MXNetError, match="at least one axis"):
         mx.nd.broadcast_like(lhs, rhs, lhs_axes=(), rhs_axes=())
     assert mx.nd.broadcast_like(lhs, rhs, lhs_axes=(0,), rhs_axes=(0,)).shape == (3, 2)
+
+
+def test_empty_ndarray_from_none_raises_instead_of_crashing():
+    a = mx.nd.NDArray(None)
+    with pytest.raises(mx.MXNetError, match="empty"):
+        a.asnumpy()
+    with pytest.raises(mx.MXNetError, match="empty"):
+        a.wait_to_read()
+    a.__setstate__(mx.nd.array([4.0]).__getstate__())
+    assert a.asscalar() == 4.0
