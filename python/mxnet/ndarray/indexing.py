@@ -217,7 +217,7 @@ def getitem(self, key):
         if not key:
             return self
         view = _contiguous_view(self, key)
-        if view is not None and view.ndim > 0:
+        if view is not None:
             return view
         begin, end, step, final_shape = _basic_plan(shape, key)
         if begin:
@@ -312,7 +312,7 @@ def setitem(self, key, value):
         none_axes = _new_axes_after_basic_indexing(
             [i for i, k in enumerate(expanded) if k is None], expanded)
         view = None if recording else _contiguous_view(self, tuple(k for k in key if k is not None))
-        if view is not None and view.ndim > 0:
+        if view is not None:
             _fill_view(view, value, none_axes)
             return
         begin, end, step, _ = _basic_plan(shape, key)

@@ -303,7 +303,9 @@ def _reshape_like(self, *args, **kwargs):
 
 NDArray.reshape_like = _reshape_like
 
-# Fluent methods: a.op(...) == mx.nd.op(a, ...) (out= included), exactly MXNet 1.9's list.
+# Fluent methods: a.op(...) == mx.nd.op(a, ...) (out= included). With flatten, expand_dims,
+# squeeze, broadcast_to, reshape(_like) and slice_assign(_scalar), defined apart below, this is
+# exactly the list of MXNet 1.9's NDArray.
 _FLUENT = [
     "zeros_like", "ones_like", "broadcast_axes", "repeat", "pad", "swapaxes", "split",
     "split_v2", "slice", "slice_axis", "slice_like", "take", "one_hot", "pick", "sort",
@@ -332,48 +334,30 @@ def _install_fluent():
             setattr(NDArray, name, _make_fluent(name))
 
 
-# flatten, expand_dims and squeeze: inplace=True returns a reshaped view instead of a copy.
+# flatten, expand_dims and squeeze: inplace=True returns a view (sharing memory) shaped as the
+# op's own shape rule says, instead of a copy.
 def _flatten(self, inplace=False):
     """Flatten to 2-D (first axis kept); inplace=True returns a view sharing memory."""
     return _op.flatten(self) if not inplace else self.reshape((0, -1))
+
+
+def _view_shaped_like_op(self, op_name, **kwargs):
+    shape, = _ffi.infer_shape(op_name, [self.shape], kwargs)
+    return self.reshape(shape)
 
 
 def _expand_dims(self, axis, inplace=False):
     """Insert a size-1 axis at axis; inplace=True returns a view sharing memory."""
     if not inplace:
         return _op.expand_dims(self, axis=axis)
-    ndim = self.ndim
-    if not -ndim - 1 <= axis <= ndim:
-        raise MXNetError("expand_dims: argument axis expected in [%d, %d], given %d"
-                         % (-ndim - 1, ndim, axis))
-    new_shape = list(self.shape)
-    new_shape.insert(axis + ndim + 1 if axis < 0 else axis, 1)
-    return self.reshape(new_shape)
+    return _view_shaped_like_op(self, "expand_dims", axis=axis)
 
 
 def _squeeze(self, axis=None, inplace=False):
     """Remove size-1 axes (all, or those in axis); inplace=True returns a view sharing memory."""
     if not inplace:
         return _op.squeeze(self, axis=axis)
-    shape = self.shape
-    axes = [axis] if isinstance(axis, integer_types) else axis
-    if axes is None:
-        drop = [i for i, d in enumerate(shape) if d == 1]
-    else:
-        drop = []
-        for a in axes:
-            if not -len(shape) <= a < len(shape):
-                raise MXNetError("squeeze: argument axis expected in [%d, %d], given %d"
-                                 % (-len(shape), len(shape) - 1, a))
-            drop.append(a % len(shape))
-        if len(set(drop)) != len(drop):
-            raise MXNetError("squeeze: argument axis %s contains duplicates" % (axis,))
-        for a in drop:
-            if shape[a] != 1:
-                raise MXNetError("squeeze: cannot select an axis to squeeze out which has size "
-                                 "not equal to one (axis %d has size %d)" % (a, shape[a]))
-    new_shape = [d for i, d in enumerate(shape) if i not in drop]
-    return self.reshape(new_shape if new_shape else [1])
+    return _view_shaped_like_op(self, "squeeze", axis=axis)
 
 
 def _slice_assign_scalar(self, value, begin, end, step):
