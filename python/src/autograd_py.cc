@@ -123,18 +123,9 @@ void DefineAutograd(py::module_& m) {
     return out;
   });
   // MXNDArrayGetGradState / SetGradState: the _fresh_grad flag of a marked variable.
-  m.def("get_grad_state", [](const NDArray& a) {
-    const AGInfo* info = AGInfo::Get(a.entry().node);
-    return info != nullptr && a.entry().node->is_variable() && info->fresh_grad;
-  });
-  m.def("set_grad_state", [](const NDArray& a, bool fresh) {
-    AGInfo* info = AGInfo::Get(a.entry().node);
-    if (info == nullptr || !a.entry().node->is_variable() || info->out_grads.empty()) {
-      throw dmlc::Error("_fresh_grad: NDArray has not been marked as a variable and does not "
-                        "have gradient state; call attach_grad() or mark_variables first");
-    }
-    info->fresh_grad = fresh;
-  });
+  m.def("get_grad_state", [](const NDArray& a) { return Imperative::Get()->GetFreshGrad(a); });
+  m.def("set_grad_state",
+        [](const NDArray& a, bool fresh) { Imperative::Get()->SetFreshGrad(a, fresh); });
   m.def("detach", [](NDArray& a) { a.set_entry(nnvm::NodeEntry()); });
   /*! record_function(fn, inputs, outputs): link outputs to inputs through fn's backward. */
   m.def("record_function", [](py::object fn, const py::sequence& inputs, const py::sequence& outputs) {

@@ -64,6 +64,19 @@ uint32_t Imperative::GetGradReq(const NDArray& var) const {
   return info->grad_req[0];
 }
 
+bool Imperative::GetFreshGrad(const NDArray& var) const {
+  const AGInfo* info = AGInfo::Get(var.entry().node);
+  return info != nullptr && var.entry().node->is_variable() && info->fresh_grad;
+}
+
+void Imperative::SetFreshGrad(const NDArray& var, bool fresh) const {
+  AGInfo* info = AGInfo::Get(var.entry().node);
+  CHECK(info != nullptr && var.entry().node->is_variable() && !info->out_grads.empty())
+      << "_fresh_grad: NDArray has not been marked as a variable and does not have gradient "
+      << "state; call attach_grad() or mark_variables first";
+  info->fresh_grad = fresh;
+}
+
 std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
                                           const std::vector<NDArray*>& ograds,
                                           const std::vector<NDArray*>& variables, bool is_train,
