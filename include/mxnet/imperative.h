@@ -80,6 +80,11 @@ class Imperative {
   NDArray GetGrad(const NDArray& var) const;
   /*! \brief The grad_req of a marked variable (kGradNull when not marked). */
   uint32_t GetGradReq(const NDArray& var) const;
+  /*! \brief Whether backward wrote var's gradient since the flag was last cleared (MXNet's
+   *  fresh_out_grad, NDArray._fresh_grad); false for arrays that are not marked variables. */
+  bool GetFreshGrad(const NDArray& var) const;
+  /*! \brief Set or clear that flag; throws dmlc::Error unless var is a marked variable. */
+  void SetFreshGrad(const NDArray& var, bool fresh) const;
   /*! \brief Drop the autograd record of arr (it becomes a constant). */
   void Detach(NDArray* arr) const { arr->set_entry(nnvm::NodeEntry()); }
 

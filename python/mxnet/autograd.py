@@ -121,11 +121,13 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,
          train_mode=True):
-    """Return the list of gradients of heads with respect to variables (nothing is written to
-    .grad); a list also for a single variable, as MXNet 1.9.1 returns.
+    """Return the gradients of heads with respect to variables (nothing is written to .grad).
 
     With create_graph=True the gradient computation is itself recorded, so the returned
-    gradients can be differentiated again (higher order)."""
+    gradients can be differentiated again (higher order).
+
+    Returns a list with one gradient per variable, also for a single NDArray variable: that
+    is what MXNet 1.9.1 returns, and code written for it indexes the result with [0]."""
     heads = _as_list(heads)
     variables = _as_list(variables)
     if head_grads is None:

@@ -122,6 +122,10 @@ void DefineAutograd(py::module_& m) {
     for (NDArray& r : ret) out.append(py::cast(std::move(r)));
     return out;
   });
+  // MXNDArrayGetGradState / SetGradState: the _fresh_grad flag of a marked variable.
+  m.def("get_grad_state", [](const NDArray& a) { return Imperative::Get()->GetFreshGrad(a); });
+  m.def("set_grad_state",
+        [](const NDArray& a, bool fresh) { Imperative::Get()->SetFreshGrad(a, fresh); });
   m.def("detach", [](NDArray& a) { a.set_entry(nnvm::NodeEntry()); });
   /*! record_function(fn, inputs, outputs): link outputs to inputs through fn's backward. */
   m.def("record_function", [](py::object fn, const py::sequence& inputs, const py::sequence& outputs) {

@@ -27,6 +27,9 @@ std::string KwargText(const py::handle& v) {
     }
     return s + ")";
   }
+  // numpy arrays (shapes, axes): as the nested lists they hold, not numpy's "[ 6 10  2]".
+  static py::handle numpy_ndarray = py::object(py::module_::import("numpy").attr("ndarray")).release();
+  if (py::isinstance(v, numpy_ndarray)) return KwargText(v.attr("tolist")());
   // numpy dtypes and scalar types: their canonical name.
   if (py::hasattr(v, "__mro__") || py::isinstance(v, py::module_::import("numpy").attr("dtype"))) {
     try {
@@ -236,6 +239,38 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls) {
     return RunOp(attrs, in, out);
   }, py::arg("op"), py::arg("inputs"), py::arg("kwargs") = py::none(), py::arg("out") = py::none());
   m.def("op_index", [](const std::string& name) { return nnvm::Op::GetOrThrow(name)->index(); });
+  /*!
+   * infer_shape(op_name, input_shapes, kwargs): the output shapes op would give, by its own
+   * shape rule (argument errors raise as a call would), without running it. Lets the front
+   * build views with an op's result shape (squeeze(inplace=True)) instead of restating the rule.
+   */
+  m.def("infer_shape", [](const std::string& name, const py::sequence& input_shapes,
+                          const py::dict& kwargs) {
+    const nnvm::Op* op = nnvm::Op::GetOrThrow(name);
+    std::unordered_map<std::string, std::string> kw;
+    for (auto item : kwargs) {
+      if (!item.second.is_none()) kw.emplace(item.first.cast<std::string>(), KwargText(item.second));
+    }
+    AttrsPtr attrs = Imperative::ParseAttrs(op, std::move(kw));
+    static const auto& infer = nnvm::Op::GetAttr<FInferShape>("FInferShape");
+    CHECK(infer.contains(op)) << "Operator " << op->name << " has no shape inference";
+    std::vector<TShape> in, out(op->get_num_outputs ? op->get_num_outputs(*attrs) : op->num_outputs);
+    for (auto s : input_shapes) {
+      std::vector<dim_t> dims;
+      for (auto d : s) dims.push_back(d.cast<dim_t>());
+      in.emplace_back(dims.begin(), dims.end());
+    }
+    bool ok = infer[op](*attrs, &in, &out);
+    for (const TShape& o : out) ok = ok && o.IsKnown();
+    CHECK(ok) << "Operator " << op->name << ": cannot infer the output shape from inputs";
+    py::list ret;
+    for (const TShape& o : out) {
+      py::tuple t(o.ndim());
+      for (int i = 0; i < o.ndim(); ++i) t[i] = py::int_(o[i]);
+      ret.append(t);
+    }
+    return ret;
+  });
   /*!
    * call_op(op_index, args, kwargs): the body of every generated mx.nd.<op> function.
    * Positional NDArrays (or one list of them for variadic ops) are inputs, other positional

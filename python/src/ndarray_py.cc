@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "mxnet/imperative.h"
+#include "ndarray/ndarray_io.h"
 #include "py_common.h"
 
 namespace mxnet {
@@ -34,6 +35,15 @@ void CheckShape(const TShape& s, const char* what) {
   for (dim_t d : s) {
     if (d < 0) throw py::value_error(std::string(what) + ": negative dimension in shape " + s.ToString());
   }
+}
+
+// An NDArray(None) (before __setstate__) or a "no array" record holds no data.
+const NDArray& NotNone(const NDArray& a, const char* what) {
+  if (a.is_none()) {
+    throw dmlc::Error(std::string(what) + ": the NDArray is empty (NDArray(None) or a 'no array' "
+                      "record); it has no data");
+  }
+  return a;
 }
 
 }  // namespace
@@ -67,6 +77,8 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
             return NDArray(*owned);
           }),
           py::arg("handle"));
+  // NDArray(None): an empty array, filled by __setstate__ (MXNet's pickles call this).
+  cls.def(py::init([](py::none) { return NDArray(); }), py::arg("handle"));
   cls.def_property_readonly("shape", [](const NDArray& a) { return ShapeTuple(a.shape()); })
       .def_property_readonly("_dtype_flag", &NDArray::dtype)
       .def_property_readonly("_ctx",
@@ -84,6 +96,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
       .def("wait_to_read",
            [](const NDArray& a) {
              MXNET_PY_API("MXNDArrayWaitToRead");
+             NotNone(a, "wait_to_read");
              py::gil_scoped_release nogil;
              a.WaitToRead();
            })
@@ -95,6 +108,7 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
       .def("asnumpy",
            [](const NDArray& a) {
              MXNET_PY_API("MXNDArraySyncCopyToCPU");
+             NotNone(a, "asnumpy");
              py::object np = py::module_::import("numpy");
              std::vector<py::ssize_t> dims(a.shape().begin(), a.shape().end());
              py::array out(py::dtype(NumpyName(a.dtype())), dims);
@@ -144,6 +158,29 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
         return py::cast(g);
       })
       .def("_grad_req", [](const NDArray& a) { return Imperative::Get()->GetGradReq(a); })
+      .def("_save_raw_bytes",
+           [](const NDArray& a) -> py::object {
+             MXNET_PY_API("MXNDArraySaveRawBytes");
+             if (a.is_none()) return py::none();
+             std::string buf;
+             {
+               py::gil_scoped_release nogil;
+               buf = SaveNDArrayRawBytes(a);
+             }
+             return py::bytes(buf);
+           })
+      // Replace this array by the one in raw bytes (None: an empty array), as __setstate__.
+      .def("_load_raw_bytes",
+           [](NDArray& a, const py::object& data) {
+             MXNET_PY_API("MXNDArrayLoadFromRawBytes");
+             if (data.is_none()) {
+               a = NDArray();
+               return;
+             }
+             py::buffer_info info = py::reinterpret_borrow<py::buffer>(data).request();
+             a = LoadNDArrayRawBytes(static_cast<const char*>(info.ptr),
+                                     static_cast<size_t>(info.size * info.itemsize));
+           })
       .def("_same_entry", [](const NDArray& a, const NDArray& b) {
         return a.entry().node == b.entry().node && a.entry().index == b.entry().index;
       });

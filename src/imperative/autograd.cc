@@ -2,6 +2,7 @@
 #include <dmlc/logging.h>
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "imperative/autograd_info.h"
 #include "mxnet/imperative.h"
@@ -63,6 +64,19 @@ uint32_t Imperative::GetGradReq(const NDArray& var) const {
   return info->grad_req[0];
 }
 
+bool Imperative::GetFreshGrad(const NDArray& var) const {
+  const AGInfo* info = AGInfo::Get(var.entry().node);
+  return info != nullptr && var.entry().node->is_variable() && info->fresh_grad;
+}
+
+void Imperative::SetFreshGrad(const NDArray& var, bool fresh) const {
+  AGInfo* info = AGInfo::Get(var.entry().node);
+  CHECK(info != nullptr && var.entry().node->is_variable() && !info->out_grads.empty())
+      << "_fresh_grad: NDArray has not been marked as a variable and does not have gradient "
+      << "state; call attach_grad() or mark_variables first";
+  info->fresh_grad = fresh;
+}
+
 std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
                                           const std::vector<NDArray*>& ograds,
                                           const std::vector<NDArray*>& variables, bool is_train,
@@ -90,6 +104,15 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
           << "grad: a variable is not part of the graph; call attach_grad() or mark_variables "
           << "on it before recording";
       xs.push_back(v->entry());
+    }
+    // As MXNet's Gradient pass: a variable the heads do not depend on at all is an error
+    // (one that is reachable but gets no gradient flow receives zeros).
+    std::unordered_set<const nnvm::Node*> reachable;
+    for (const nnvm::ObjectPtr& n : order) reachable.insert(n.get());
+    for (size_t i = 0; i < xs.size(); ++i) {
+      CHECK(reachable.count(xs[i].node.get()))
+          << "Cannot differentiate with respect to the " << i + 1 << "-th variable because it "
+          << "is unreachable from the outputs.";
     }
   } else {
     for (const nnvm::ObjectPtr& n : order) {
@@ -188,6 +211,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       CopyFromTo(g, buf);
     }
     buf.set_entry(create_graph ? g.entry() : nnvm::NodeEntry());
+    info->fresh_grad = true;
   }
   return {};
 }

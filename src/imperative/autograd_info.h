@@ -18,6 +18,16 @@ struct AGInfo {
   std::vector<uint32_t> grad_req;
   /*! \brief Set when backward ran without retain_graph and released the saved values. */
   bool freed{false};
+  /*! \brief Variables only: backward wrote out_grads since the flag was last cleared
+   *  (NDArray._fresh_grad, which optimizers reset after consuming the gradient). */
+  bool fresh_grad{false};
+
+  /*! \brief Whether arr is part of a live recorded graph: a marked variable, or an op output
+   *  whose node backward has not yet released. */
+  static bool InGraph(const NDArray& arr) {
+    const AGInfo* info = Get(arr.entry().node);
+    return info != nullptr && !info->freed;
+  }
 
   static AGInfo* Get(const nnvm::ObjectPtr& node) {
     return node ? std::any_cast<AGInfo>(&node->info) : nullptr;

@@ -52,16 +52,41 @@ Context ContextFromAttrs(const nnvm::NodeAttrs& attrs, const Context& fallback) 
   return ctx;
 }
 
+// An input is tracked while its node is live; after backward released it, it is a constant.
+bool AnyTracked(const std::vector<NDArray*>& inputs) {
+  for (NDArray* in : inputs) {
+    if (AGInfo::InGraph(*in)) return true;
+  }
+  return false;
+}
+
+// Writing into an array the recorded graph still refers to would silently change what backward
+// computes, so MXNet refuses it, and so it refuses an op writing over one of its own inputs
+// (x += y, x[i] = y) while recording. Checked before the op runs: the array keeps its value.
+void CheckOutputsNotInGraph(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
+                            const std::vector<NDArray>& outputs) {
+  if (!tls_recording || outputs.empty() || !AnyTracked(inputs)) return;
+  for (const NDArray& o : outputs) {
+    CHECK(!AGInfo::InGraph(o))
+        << "Operator " << attrs.op->name << ": Assigning to NDArrays that are already in a "
+        << "computational graph will cause undefined behavior when evaluating gradients. "
+        << "Please call backward first to clear the graph or do this out of with-record block.";
+    for (const NDArray* in : inputs) {
+      CHECK(in->chunk_id() != o.chunk_id() || in->byte_offset() != o.byte_offset())
+          << "Operator " << attrs.op->name << ": Inplace operations (+=, -=, x[:]=, etc) are "
+          << "not supported when recording with autograd.";
+    }
+  }
+}
+
 void RecordOp(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
               const std::vector<NDArray*>& outputs) {
-  bool tracked = false;
-  for (NDArray* in : inputs) tracked = tracked || in->entry().node != nullptr;
-  if (!tracked) return;
+  if (!AnyTracked(inputs)) return;
   nnvm::ObjectPtr node = nnvm::Node::Create();
   node->attrs = attrs;
   node->inputs.reserve(inputs.size());
   for (NDArray* in : inputs) {
-    if (in->entry().node) {
+    if (AGInfo::InGraph(*in)) {
       node->inputs.push_back(in->entry());
     } else {
       nnvm::ObjectPtr var = nnvm::CreateVariableNode("");
@@ -166,6 +191,7 @@ void Imperative::Invoke(const Context& default_ctx,
                                    << "device, input 0 is on " << ctx << " and input " << i
                                    << " on " << inputs[i]->ctx();
   }
+  CheckOutputsNotInGraph(attrs, inputs, *outputs);
   if (InvokeNDArrayFunction(attrs, inputs, outputs)) return;
   if (ctx.dev_mask() == Context::kGPU) {
     LOG(FATAL) << "Operator " << op->name << ": " << ctx

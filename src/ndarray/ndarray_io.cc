@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "mxnet/ndarray.h"
+#include "ndarray/ndarray_io.h"
 
 namespace mxnet {
 namespace {
@@ -206,6 +207,20 @@ void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arra
                                << " is not valid UTF-8 (corrupt file)";
     names->emplace_back(p, len);
   }
+}
+
+std::string SaveNDArrayRawBytes(const NDArray& arr) {
+  Writer w;
+  WriteArray(&w, arr);
+  return std::move(w.str());
+}
+
+NDArray LoadNDArrayRawBytes(const char* data, size_t size) {
+  Reader r(data, size);
+  NDArray arr = ReadArray(&r);
+  CHECK_EQ(r.remaining(), 0U) << "Invalid NDArray raw bytes: " << r.remaining()
+                              << " bytes left after the array record (corrupt data)";
+  return arr;
 }
 
 void SaveNDArrayFile(const std::string& fname, const std::vector<NDArray>& arrays,

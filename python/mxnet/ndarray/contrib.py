@@ -1,10 +1,14 @@
-"""mx.nd.contrib: operators registered as _contrib_* (filled from the registry at import) and
-the candidate sampler rand_zipfian."""
+"""mx.nd.contrib: operators registered as _contrib_* (filled from the registry at import), the
+candidate sampler rand_zipfian, and the element tests isinf/isfinite/isnan MXNet 1.x defines
+here from existing operators."""
 import math
 
-from ..context import current_context
+import numpy as _np
 
-__all__ = ["rand_zipfian"]
+from ..context import current_context
+from . import ndarray as _nd
+
+__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan"]
 
 
 def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
@@ -29,3 +33,18 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
 
     return (sampled_classes, expected_count(true_classes.as_in_context(ctx)),
             expected_count(sampled_classes))
+
+
+def isinf(data):
+    """1 where data is +inf or -inf, else 0 (same dtype as data)."""
+    return data.abs() == _np.inf
+
+
+def isfinite(data):
+    """1 where data is neither infinite nor NaN, else 0."""
+    return _nd.logical_and(data.abs() != _np.inf, data == data)
+
+
+def isnan(data):
+    """1 where data is NaN, else 0."""
+    return data != data  # NaN is the only value unequal to itself

@@ -60,7 +60,125 @@ def _basic_plan(shape, key):
             n = len(range(b, e, s))
             final_shape.append(n)
         axis += 1
-    return begin, end, step, tuple(final_shape)
+    # MXNet 1.x (without numpy shape semantics) gives shape (1,) for an all-int key.
+    return begin, end, step, tuple(final_shape) or (1,)
+
+
+# ----------------------------------------------------------------------------- key helpers
+# MXNet 1.x exposes these as NDArray static methods; its tests call some of them directly.
+def _slice_len(slc, n):
+    return len(range(*slc.indices(n)))
+
+
+def _int_to_slice(i):
+    return slice(i, i + 1) if i != -1 else slice(-1, None)
+
+
+def _basic_indexing_key_to_begin_end_step(idcs, shape, keep_none=True):
+    """begin, end, step tuples of a key of slices and ints (None entries are skipped);
+    keep_none=False resolves them against shape as slice.indices does."""
+    idcs = [k if isinstance(k, slice) else _int_to_slice(k) for k in idcs if k is not None]
+    if keep_none:
+        triples = [(k.start, k.stop, k.step) for k, _ in zip(idcs, shape)]
+    else:
+        triples = [k.indices(n) for k, n in zip(idcs, shape)]
+    return tuple(zip(*triples))
+
+
+def _basic_indexing_key_int_to_slice(idcs):
+    """The key with each int turned into a one-element slice, and the positions of the ints."""
+    conv, int_axes = [], []
+    for ax, k in enumerate(idcs):
+        if isinstance(k, integer_types):
+            conv.append(_int_to_slice(k))
+            int_axes.append(ax)
+        else:
+            conv.append(k)
+    return tuple(conv), tuple(int_axes)
+
+
+def _new_axes_after_basic_indexing(axes, key):
+    """Where the axes at positions `axes` of an expanded key end up once its ints drop axes."""
+    steps = np.cumsum([0] + [0 if isinstance(k, integer_types) else 1 for k in key])
+    return tuple(steps[list(axes)])
+
+
+def _basic_indexing_slice_is_contiguous(slc_key, shape):
+    """Whether slicing with slc_key (one slice per axis) selects one contiguous block of a
+    C-ordered array: going from the last axis left, once an axis is cut short every axis
+    further left may select at most one element, and multi-element strides must be 1."""
+    assert len(slc_key) == len(shape)
+    lens = [_slice_len(k, n) for k, n in zip(slc_key, shape)]
+    if int(np.prod(lens)) <= 1:
+        return True
+    cut = False
+    for k, n, m in zip(reversed(slc_key), reversed(shape), reversed(lens)):
+        if m > 1 and (k.indices(n)[2] != 1 or cut):
+            return False
+        if m < n:
+            cut = True
+    return True
+
+
+def _basic_indexing_sliced_shape(slc_key, shape):
+    """The shape slc_key (one slice per axis) selects."""
+    assert len(slc_key) == len(shape)
+    return tuple(_slice_len(k, n) for k, n in zip(slc_key, shape))
+
+
+def _basic_indexing_contiguous_flat_begin_end(slc_key, shape):
+    """[begin, end) flat positions of a contiguous slicing (see is_contiguous)."""
+    assert len(slc_key) == len(shape)
+    begin = last = 0
+    for k, n in zip(slc_key, shape):
+        m = _slice_len(k, n)
+        if m == 0:
+            return 0, 0
+        start = k.indices(n)[0]
+        begin = begin * n + start
+        last = last * n + start + m - 1
+    return begin, last + 1
+
+
+def _drop_int_axes(indexed_shape, int_axes):
+    """indexed_shape without the axes integer indices removed ((1,) if none remain)."""
+    kept = tuple(d for i, d in enumerate(indexed_shape) if i not in int_axes)
+    return kept if kept else (1,)
+
+
+for _name in ("_basic_indexing_key_to_begin_end_step", "_basic_indexing_key_int_to_slice",
+              "_new_axes_after_basic_indexing", "_basic_indexing_slice_is_contiguous",
+              "_basic_indexing_sliced_shape", "_basic_indexing_contiguous_flat_begin_end",
+              "_drop_int_axes"):
+    setattr(NDArray, _name, staticmethod(globals()[_name]))
+
+
+def _contiguous_view(self, key):
+    """A view (sharing memory) for a basic key whose selection is one contiguous block, with
+    int axes dropped and None axes added; None when the key needs a copy."""
+    expanded = _expand_key(key, self.ndim)
+    real = [k for k in expanded if k is not None]
+    for ax, k in enumerate(real):
+        if isinstance(k, integer_types) and not -self.shape[ax] <= k < self.shape[ax]:
+            raise IndexError("index %d is out of bounds for axis %d with size %d"
+                             % (k, ax, self.shape[ax]))
+    slc_key, _ = _basic_indexing_key_int_to_slice(real)
+    if (self._is_recorded or self.size == 0 or
+            not _basic_indexing_slice_is_contiguous(slc_key, self.shape)):
+        return None
+    begin, end = _basic_indexing_contiguous_flat_begin_end(slc_key, self.shape)
+    if end <= begin:
+        return None
+    out_shape, ax = [], 0
+    for k in expanded:
+        if k is None:
+            out_shape.append(1)
+            continue
+        if not isinstance(k, integer_types):
+            out_shape.append(_slice_len(slc_key[ax], self.shape[ax]))
+        ax += 1
+    flat = self._reshape_view((self.size,))._slice(begin, end)
+    return flat._reshape_view(tuple(out_shape) or (1,))  # all-int keys give shape (1,)
 
 
 def _flat_indices(shape, key):
@@ -98,6 +216,9 @@ def getitem(self, key):
     if _is_basic(key):
         if not key:
             return self
+        view = _contiguous_view(self, key)
+        if view is not None:
+            return view
         begin, end, step, final_shape = _basic_plan(shape, key)
         if begin:
             out = _nd._op.slice(self, begin=tuple(begin), end=tuple(end), step=tuple(step))
@@ -110,40 +231,70 @@ def getitem(self, key):
     return taken.reshape(flat.shape) if flat.shape != taken.shape else taken
 
 
-def _value_like(value, shape, target):
+def _value_like(value, shape, target, squeeze_axes=()):
+    """value as an NDArray of target's device and dtype, broadcast to shape by numpy's rules.
+    When value has more axes than shape, first its size-1 squeeze_axes (where None entries of
+    the key put axes) and then its leading size-1 axes are dropped, as MXNet 1.x does."""
     if isinstance(value, NDArray):
         v = value.as_in_context(target.context)
         if v.dtype != target.dtype:
             v = v.astype(target.dtype)
     else:
-        v = _nd.array(np.asarray(value), ctx=target.context, dtype=target.dtype)
+        try:
+            v = _nd.array(value, ctx=target.context, dtype=target.dtype)
+        except (TypeError, ValueError):
+            raise TypeError("NDArray does not support assignment with non-array-like object "
+                            "%r of type %s" % (value, type(value))) from None
+    shape = tuple(shape)
+    if v.ndim > len(shape) and squeeze_axes:
+        drop = [a for a in squeeze_axes if a < v.ndim and v.shape[a] == 1]
+        if drop:
+            v = v.reshape(tuple(d for a, d in enumerate(v.shape) if a not in drop) or (1,))
+    if v.ndim > len(shape):
+        extra = 0
+        while extra < v.ndim - len(shape) and v.shape[extra] == 1:
+            extra += 1
+        if extra:
+            v = v.reshape(v.shape[extra:])
     if v.shape != shape:
-        if v.size == int(np.prod(shape)) and v.ndim != len(shape):
-            v = v.reshape(shape)
-        else:
-            v = _nd._op.broadcast_to(v.reshape((1,) * (len(shape) - v.ndim) + v.shape)
-                                     if v.ndim < len(shape) else v, shape=shape)
+        v = v.reshape(shape) if v.size == 0 else v.broadcast_to(shape)
     return v
 
 
-def _fill_view(view, value):
+def _is_whole(key, shape):
+    """Whether a basic key selects the whole array (None axes aside)."""
+    if not _is_basic(key) or any(isinstance(k, integer_types) for k in key):
+        return False
+    try:
+        real = [k for k in _expand_key(key, len(shape)) if k is not None]
+    except IndexError:
+        return False
+    return all(k.indices(n) == (0, n, 1) for k, n in zip(real, shape))
+
+
+def _fill_view(view, value, squeeze_axes=()):
     if isinstance(value, numeric_types):
         _nd._internal._full(shape=view.shape, value=float(value), dtype=np.dtype(view.dtype).name,
                             ctx=str(view.context), out=view)
+        return
+    v = _value_like(value, view.shape, view, squeeze_axes)
+    if _ffi.is_recording() and v._is_recorded:
+        _nd._internal._copy(v, out=view)  # recorded: the gradient flows back to the value
     else:
-        _value_like(value, view.shape, view).copyto(view)
+        v.copyto(view)
 
 
 def setitem(self, key, value):
     if not isinstance(key, tuple):
         key = (key,)
     shape = self.shape
-    if self._is_recorded:
-        pass  # assignment into a recorded array is allowed, as in MXNet
-    if len(key) == 1 and (key[0] == slice(None) if isinstance(key[0], slice) else False):
+    if _is_whole(key, shape):
         _fill_view(self, value)
         return
-    if len(key) == 1 and shape:
+    # While recording, partial assignment goes through the slice-assign ops, so that writing a
+    # recorded value into part of an array is refused as MXNet refuses it (see imperative.cc).
+    recording = _ffi.is_recording()
+    if len(key) == 1 and shape and not recording:
         k = key[0]
         if isinstance(k, integer_types) and not isinstance(k, bool):
             i = int(k)
@@ -157,14 +308,25 @@ def setitem(self, key, value):
                 _fill_view(self._slice(b, e), value)
             return
     if _is_basic(key):
+        expanded = _expand_key(key, len(shape))
+        none_axes = _new_axes_after_basic_indexing(
+            [i for i, k in enumerate(expanded) if k is None], expanded)
+        view = None if recording else _contiguous_view(self, tuple(k for k in key if k is not None))
+        if view is not None:
+            _fill_view(view, value, none_axes)
+            return
         begin, end, step, _ = _basic_plan(shape, key)
         sliced_shape = tuple(len(range(*slice(b, e, s).indices(d)))
                              for b, e, s, d in zip(begin, end, step, shape))
+        # The value broadcasts against the indexed shape (int axes dropped), as numpy's does.
+        real = [k for k in _expand_key(key, len(shape)) if k is not None]
+        int_axes = _basic_indexing_key_int_to_slice(real)[1]
+        indexed_shape = _drop_int_axes(sliced_shape, int_axes)
         if isinstance(value, numeric_types):
             _nd._internal._slice_assign_scalar(self, scalar=float(value), begin=tuple(begin),
                                                end=tuple(end), step=tuple(step), out=self)
         else:
-            v = _value_like(value, sliced_shape, self)
+            v = _value_like(value, indexed_shape, self, none_axes).reshape(sliced_shape)
             _nd._internal._slice_assign(self, v, begin=tuple(begin), end=tuple(end),
                                         step=tuple(step), out=self)
         return

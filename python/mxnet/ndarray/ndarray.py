@@ -31,6 +31,7 @@ ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
 ctypes.pythonapi.PyCapsule_New.restype = ctypes.py_object
 
 _STORAGE_TYPE_STR = "default"
+py_slice = slice  # MXNet 1.x's name here for the builtin slice (code importing it keeps working)
 
 # Filled in by mxnet.ndarray.__init__ once the op functions exist.
 _op = None
@@ -187,13 +188,35 @@ def _to_scalar(cast):
 
 
 def _getstate(self):
-    return {"handle": _ffi.save_to_bytes([self], [])}
+    """{'handle': the array's raw bytes}, the pickled state MXNet 1.x writes and reads."""
+    data = self._save_raw_bytes()
+    return {"handle": None if data is None else bytearray(data)}
 
 
 def _setstate(self, state):
-    raise MXNetError("unpickling NDArray in place is not supported; use mx.nd.load")
+    """Become the array of a pickled state (MXNet 1.x pickles load, also GPU-saved ones)."""
+    self._load_raw_bytes(state["handle"])
 
 
+def _reduce(self):
+    return NDArray, (None,), self.__getstate__()
+
+
+def _get_fresh_grad(self):
+    return _ffi.get_grad_state(self)
+
+
+def _set_fresh_grad(self, state):
+    _ffi.set_grad_state(self, bool(state))
+
+
+NDArray.__getstate__ = _getstate
+NDArray.__setstate__ = _setstate
+NDArray.__reduce__ = _reduce
+NDArray._fresh_grad = property(
+    _get_fresh_grad, _set_fresh_grad,
+    doc="Whether backward wrote this variable's gradient since the flag was last cleared")
+NDArray.__abs__ = lambda self: self.abs()
 NDArray.__repr__ = _repr
 NDArray.__str__ = _repr
 NDArray.__len__ = _len
@@ -224,19 +247,20 @@ def _reshape_like(self, *args, **kwargs):
 
 NDArray.reshape_like = _reshape_like
 
-# Fluent methods: a.op(...) == mx.nd.op(a, ...), as MXNet 1.9 defines them.
+# Fluent methods: a.op(...) == mx.nd.op(a, ...) (out= included). With flatten, expand_dims,
+# squeeze, broadcast_to, reshape(_like) and slice_assign(_scalar), defined apart below, this is
+# exactly the list of MXNet 1.9's NDArray.
 _FLUENT = [
     "zeros_like", "ones_like", "broadcast_axes", "repeat", "pad", "swapaxes", "split",
     "split_v2", "slice", "slice_axis", "slice_like", "take", "one_hot", "pick", "sort",
     "topk", "argsort", "argmax", "argmax_channel", "argmin", "clip", "abs", "sign",
-    "flatten", "shape_array", "size_array", "expand_dims", "tile", "transpose", "flip",
+    "shape_array", "size_array", "tile", "transpose", "flip",
     "depth_to_space", "space_to_depth", "diag", "sum", "nansum", "prod", "nanprod", "mean",
     "max", "min", "norm", "round", "rint", "fix", "floor", "ceil", "trunc", "sin", "cos",
     "tan", "arcsin", "arccos", "arctan", "degrees", "radians", "sinh", "cosh", "tanh",
     "arcsinh", "arccosh", "arctanh", "exp", "expm1", "log", "log10", "log2", "log1p",
     "sqrt", "rsqrt", "cbrt", "rcbrt", "square", "reciprocal", "relu", "sigmoid", "softmax",
-    "log_softmax", "softmin", "squeeze", "broadcast_to", "broadcast_like", "erf", "erfinv",
-    "gamma", "gammaln", "logical_not",
+    "log_softmax", "softmin", "broadcast_like",
 ]
 
 
@@ -244,13 +268,74 @@ def _make_fluent(name):
     def method(self, *args, **kwargs):
         return getattr(_op, name)(self, *args, **kwargs)
     method.__name__ = name
+    method.__doc__ = "Convenience fluent method for :py:func:`%s` with this array as data." % name
     return method
 
 
 def _install_fluent():
     for name in _FLUENT:
-        if hasattr(_op, name) and not hasattr(NDArray, name):
+        if not hasattr(NDArray, name):
             setattr(NDArray, name, _make_fluent(name))
+
+
+# flatten, expand_dims and squeeze: inplace=True returns a view (sharing memory) shaped as the
+# op's own shape rule says, instead of a copy.
+def _flatten(self, inplace=False):
+    """Flatten to 2-D (first axis kept); inplace=True returns a view sharing memory."""
+    return _op.flatten(self) if not inplace else self.reshape((0, -1))
+
+
+def _view_shaped_like_op(self, op_name, **kwargs):
+    shape, = _ffi.infer_shape(op_name, [self.shape], kwargs)
+    return self.reshape(shape)
+
+
+def _expand_dims(self, axis, inplace=False):
+    """Insert a size-1 axis at axis; inplace=True returns a view sharing memory."""
+    if not inplace:
+        return _op.expand_dims(self, axis=axis)
+    return _view_shaped_like_op(self, "expand_dims", axis=axis)
+
+
+def _squeeze(self, axis=None, inplace=False):
+    """Remove size-1 axes (all, or those in axis); inplace=True returns a view sharing memory."""
+    if not inplace:
+        return _op.squeeze(self, axis=axis)
+    return _view_shaped_like_op(self, "squeeze", axis=axis)
+
+
+def _slice_assign_scalar(self, value, begin, end, step):
+    """Set self[begin:end:step] = value (a scalar) in place; returns self."""
+    return _internal._slice_assign_scalar(self, scalar=value, begin=begin, end=end, step=step,
+                                          out=self)
+
+
+def _slice_assign(self, rhs, begin, end, step):
+    """Set self[begin:end:step] = rhs (an NDArray of the sliced shape) in place; returns self."""
+    return _internal._slice_assign(self, rhs, begin=begin, end=end, step=step, out=self)
+
+
+def _broadcast_to(self, shape):
+    """A copy broadcast to shape; missing leading axes count as size 1 (numpy's rule)."""
+    shape = tuple(int(d) for d in shape)
+    cur = self.shape
+    err = ("operands could not be broadcast together with remapped shapes "
+           "[original->remapped]: %s and requested shape %s" % (cur, shape))
+    if len(shape) < len(cur):
+        raise ValueError(err)
+    padded = (1,) * (len(shape) - len(cur)) + cur
+    if any(c != s and c != 1 for c, s in zip(padded, shape)):
+        raise ValueError(err)
+    src = self.reshape(padded) if padded != cur else self
+    return _op.broadcast_to(src, shape=shape)
+
+
+NDArray.broadcast_to = _broadcast_to
+NDArray.flatten = _flatten
+NDArray.expand_dims = _expand_dims
+NDArray.squeeze = _squeeze
+NDArray.slice_assign_scalar = _slice_assign_scalar
+NDArray.slice_assign = _slice_assign
 
 
 # ----------------------------------------------------------------------------- creation
@@ -323,13 +408,56 @@ def concatenate(arrays, axis=0, always_copy=True):
     return _op.concat(*arrays, dim=axis)
 
 
+def _normalize_axes(axes, ndim, what):
+    axes = [axes] if isinstance(axes, integer_types) else list(axes)
+    out = []
+    for a in axes:
+        if not isinstance(a, integer_types) or not -ndim <= a < ndim:
+            raise ValueError("moveaxis: %s axis %r is out of bounds for an array of dimension %d"
+                             % (what, a, ndim))
+        out.append(int(a) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("moveaxis: repeated axis in `%s` argument" % what)
+    return out
+
+
 def moveaxis(tensor, source, destination):
-    axes = list(range(tensor.ndim))
-    src = source % tensor.ndim
-    dst = destination % tensor.ndim
-    axes.pop(src)
-    axes.insert(dst, src)
-    return _op.transpose(tensor, axes=tuple(axes))
+    """Move axes (an int or a list of ints) of an array to new positions; the others keep
+    their order."""
+    src = _normalize_axes(source, tensor.ndim, "source")
+    dst = _normalize_axes(destination, tensor.ndim, "destination")
+    if len(src) != len(dst):
+        raise ValueError("moveaxis: `source` and `destination` arguments must have the same "
+                         "number of elements")
+    order = [n for n in range(tensor.ndim) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return _op.transpose(tensor, axes=tuple(order))
+
+
+def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
+    """Split ary along axis into equal sections (an int) or at the given indices (a tuple),
+    as numpy.split; a list of arrays (one array when there is a single section)."""
+    n = ary.shape[axis]
+    if isinstance(indices_or_sections, integer_types):
+        sections = int(indices_or_sections)
+        if sections <= 0 or n % sections:
+            raise ValueError("array split does not result in an equal division")
+        cuts = [i * (n // sections) for i in range(sections)] + [n]
+    elif isinstance(indices_or_sections, tuple):
+        cuts = [0] + [int(i) for i in indices_or_sections] + [n]
+    else:
+        raise ValueError("indices_or_sections must either int or tuple of ints")
+    outs = []
+    for begin, end in zip(cuts[:-1], cuts[1:]):
+        part = _op.slice_axis(ary, axis=axis, begin=begin, end=end)
+        outs.append(part.squeeze(axis=axis) if squeeze_axis else part)
+    return outs[0] if len(outs) == 1 else outs
+
+
+def onehot_encode(indices, out):
+    """One-hot encode indices (one per row of out) into the 2-D array out; returns out."""
+    return _internal._onehot_encode(indices, out, out=out)
 
 
 # ----------------------------------------------------------------------------- arithmetic
@@ -407,16 +535,18 @@ def from_dlpack(dlpack):
 def from_numpy(ndarray, zero_copy=True):
     """An NDArray from a numpy array: a copy, or with zero_copy (a C-contiguous array only,
     else ValueError) its memory shared. A shared numpy array becomes read-only (as in MXNet
-    1.9.1): write through the NDArray."""
-    if zero_copy:
-        if not ndarray.flags["C_CONTIGUOUS"]:
-            raise ValueError("from_numpy: zero_copy needs a C-contiguous array; use "
-                             "numpy.ascontiguousarray or zero_copy=False")
-        if not ndarray.flags["WRITEABLE"]:
-            # numpy exports only writable memory; MXNet 1.9.1 shares read-only arrays too
-            # (e.g. one shared before). Raises ValueError when numpy cannot allow it.
-            ndarray.flags["WRITEABLE"] = True
+    1.9.1), so the two cannot silently diverge through numpy writes: write through the NDArray."""
+    if not zero_copy:
+        return array(ndarray, dtype=ndarray.dtype)
+    if not ndarray.flags["C_CONTIGUOUS"]:
+        raise ValueError("from_numpy: zero_copy needs a C-contiguous array; use "
+                         "numpy.ascontiguousarray or zero_copy=False")
+    if not ndarray.flags["WRITEABLE"]:
+        # numpy exports DLPack only from writeable arrays; an array this function already
+        # locked can be unlocked for the export (a truly read-only buffer raises ValueError).
+        ndarray.flags["WRITEABLE"] = True
+    try:
         out = from_dlpack(ndarray.__dlpack__())
+    finally:
         ndarray.flags["WRITEABLE"] = False
-        return out
-    return array(ndarray, dtype=ndarray.dtype)
+    return out

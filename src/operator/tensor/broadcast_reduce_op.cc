@@ -135,6 +135,10 @@ bool BroadcastLikeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::ve
     LOG(FATAL) << "Operator " << attrs.op->name << ": arguments lhs_axes " << la << " and rhs_axes "
                << ra << " must have the same length";
   }
+  if (la.ndim() == 0) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": arguments lhs_axes and rhs_axes expected "
+               << "at least one axis each (or both None), given empty tuples";
+  }
   TShape o = l;
   for (int i = 0; i < la.ndim(); ++i) {
     int64_t a = la[i], b = ra[i];

@@ -254,6 +254,18 @@ struct relu {
   }
 };
 
+/*! \brief relu's slope at its output y: 1 for y > 0, 0 for y = 0; NaN stays NaN (MXNet's
+ *  relu_grad, so a NaN input gives a NaN gradient). */
+struct relu_grad {
+  static constexpr bool kNative = true;
+  template <typename T> static T Map(T y) {
+    if constexpr (std::is_floating_point<T>::value) {
+      if (y != y) return y;
+    }
+    return y > T(0) ? T(1) : T(0);
+  }
+};
+
 struct logical_not {
   static constexpr bool kNative = true;
   template <typename T> static T Map(T x) { return static_cast<T>(x == T(0) ? 1 : 0); }

@@ -144,10 +144,14 @@ MXNET_UNARY_GRAD_(GradArcsinh,
 MXNET_UNARY_GRAD_(GradArccosh,
                   Div(n, g, U("sqrt", n, S("_minus_scalar", n, U("square", n, x), 1))))
 MXNET_UNARY_GRAD_(GradArctanh, Div(n, g, S("_rminus_scalar", n, U("square", n, x), 1)))
-MXNET_UNARY_GRAD_(GradDegrees, S("_mul_scalar", n, g, 180.0 / unary_op::kPi))
-MXNET_UNARY_GRAD_(GradRadians, S("_mul_scalar", n, g, unary_op::kPi / 180.0))
+// Constant slopes still refer to x, as MXNet's _backward_degrees/_backward_radians(ograd, x)
+// do: autograd.grad of the gradient with respect to x then gives zeros, not "unreachable".
+MXNET_UNARY_GRAD_(GradDegrees,
+                  Mul(n, g, S("_mul_scalar", n, U("ones_like", n, x), 180.0 / unary_op::kPi)))
+MXNET_UNARY_GRAD_(GradRadians,
+                  Mul(n, g, S("_mul_scalar", n, U("ones_like", n, x), unary_op::kPi / 180.0)))
 MXNET_UNARY_GRAD_(GradSigmoid, Mul(n, g, Mul(n, y, S("_rminus_scalar", n, y, 1))))
-MXNET_UNARY_GRAD_(GradRelu, Mul(n, g, S("_greater_scalar", n, y, 0)))
+MXNET_UNARY_GRAD_(GradRelu, Mul(n, g, U("_relu_grad", n, y)))
 MXNET_UNARY_GRAD_(GradSoftsign,
                   Div(n, g, U("square", n, S("_plus_scalar", n, U("abs", n, x), 1))))
 MXNET_UNARY_GRAD_(GradErf, Mul(n, g, S("_mul_scalar", n,
@@ -277,6 +281,9 @@ MXNET_UNARY_(sigmoid, sigmoid, GradSigmoid,
              "Computes sigmoid of x element-wise: 1 / (1 + exp(-x)).");
 MXNET_UNARY_(relu, relu, GradRelu,
              "Computes rectified linear activation element-wise: max(x, 0).");
+MXNET_UNARY_(_relu_grad, relu_grad, nullptr,
+             "Internal: relu's slope at its output y (1 where y > 0, 0 where y is 0, NaN where "
+             "y is NaN); relu's gradient is the head gradient times it.");
 MXNET_UNARY_(softsign, softsign, GradSoftsign,
              "Computes softsign of x element-wise: x / (1 + abs(x)).");
 

@@ -230,3 +230,90 @@ def test_grad_of_one_variable_is_a_list_and_differentiates_again():
         g2 = autograd.grad(heads=grads[0], variables=x, create_graph=True, retain_graph=True)[0]
     assert g2.shape == (3,)
     assert_almost_equal(g2.asnumpy(), -np.sin(xs), rtol=1e-5, atol=1e-6)
+
+
+def test_grad_returns_a_list_even_for_one_variable():
+    x = mx.nd.array([1.0, 2.0])
+    x.attach_grad()
+    with autograd.record():
+        y = x * x
+    g = autograd.grad(y, x)
+    assert isinstance(g, list) and len(g) == 1
+    assert_almost_equal(g[0].asnumpy(), [2.0, 4.0])
+
+
+def test_grad_of_unreachable_variable_raises():
+    x, z = mx.nd.ones((2,)), mx.nd.ones((2,))
+    x.attach_grad()
+    z.attach_grad()
+    with autograd.record():
+        y = x * 2
+    with pytest.raises(mx.MXNetError, match="unreachable"):
+        autograd.grad(y, [z])
+
+
+def test_assigning_into_array_in_recorded_graph_raises():
+    x = mx.nd.ones((2,))
+    x.attach_grad()
+    with autograd.record():
+        y = x * 2
+        with pytest.raises(mx.MXNetError, match="already in a computational graph"):
+            x += 1
+        with pytest.raises(mx.MXNetError, match="already in a computational graph"):
+            y *= x
+    assert np.array_equal(x.asnumpy(), np.ones(2)) and np.array_equal(y.asnumpy(), np.full(2, 2.0))
+    y.backward()
+    assert np.array_equal(x.grad.asnumpy(), np.full(2, 2.0))
+    y += 1  # backward released y's node: y is a constant again
+    with autograd.record():
+        z = y * x
+    z.backward()
+    assert np.array_equal(x.grad.asnumpy(), np.full(2, 3.0))
+
+
+def test_inplace_update_of_own_input_while_recording_raises():
+    x, w = mx.nd.ones((2, 3)), mx.nd.ones((3,))
+    w.attach_grad()
+    with autograd.record():
+        with pytest.raises(mx.MXNetError, match="Inplace operations"):
+            x += w
+        with pytest.raises(mx.MXNetError, match="Inplace operations"):
+            x[0] = w * 2
+        x[:] = w * 3  # whole-array assignment is recorded as a copy, as in MXNet
+        loss = x.sum()
+    loss.backward()
+    assert np.array_equal(w.grad.asnumpy(), np.full(3, 6.0))
+
+
+def test_fresh_grad_tracks_backward_writes():
+    x, y = mx.nd.ones((2, 2)), mx.nd.ones((2, 2))
+    autograd.mark_variables([x, y], [mx.nd.zeros((2, 2)), mx.nd.zeros((2, 2))])
+    assert x._fresh_grad is False and y._fresh_grad is False
+    with autograd.record():
+        out = (x + 2).detach() + y
+    out.backward()
+    assert y._fresh_grad is True and x._fresh_grad is False
+    y._fresh_grad = False
+    assert y._fresh_grad is False
+    with pytest.raises(mx.MXNetError):
+        mx.nd.ones((1,))._fresh_grad = True
+
+
+def test_relu_gradient_propagates_nan_like_mxnet():
+    x = mx.nd.array([-1.0, 0.0, 2.0, np.nan, np.inf])
+    x.attach_grad()
+    with autograd.record():
+        y = mx.nd.relu(x)
+    y.backward()
+    np.testing.assert_equal(x.grad.asnumpy(), np.array([0, 0, 1, np.nan, 1], dtype=np.float32))
+
+
+def test_second_order_gradient_of_linear_op_is_zero_not_unreachable():
+    x = mx.nd.array([0.5, 1.0])
+    x.attach_grad()
+    with autograd.record():
+        y = mx.nd.radians(x)
+        g = autograd.grad(y, [x], create_graph=True, retain_graph=True)[0]
+        gg = autograd.grad(g, [x], create_graph=True, retain_graph=True)[0]
+    assert_almost_equal(g.asnumpy(), np.full(2, np.pi / 180))
+    assert_almost_equal(gg.asnumpy(), np.zeros(2))

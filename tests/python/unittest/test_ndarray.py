@@ -320,3 +320,234 @@ def test_explicit_invoke_fills_num_args_from_the_inputs():
     dst = mx.nd.zeros((2,))
     mx._ffi.invoke(mx._ffi.op_index("add_n"), [a, b], None, dst)
     assert same(dst.asnumpy(), np.full((2,), 3, np.float32))
+
+
+def test_abs_builtin_calls_abs_op():
+    a = mx.nd.array([-1.5, 2.0, -3.0])
+    assert same(abs(a).asnumpy(), np.array([1.5, 2.0, 3.0], dtype=np.float32))
+
+
+def test_pickle_round_trip_keeps_values_dtype_and_shape():
+    import pickle
+    for dtype in (np.float32, np.int64, np.float16):
+        a = mx.nd.array(np.arange(24).reshape(2, 3, 4) - 5, dtype=dtype)
+        b = pickle.loads(pickle.dumps(a))
+        assert b.dtype == dtype and b.shape == (2, 3, 4)
+        assert same(a.asnumpy(), b.asnumpy())
+
+
+def test_getstate_is_mxnet_raw_bytes():
+    state = mx.nd.array([7.0]).__getstate__()
+    assert set(state) == {"handle"}
+    # One V2 record: magic, dense stype, ndim 1, dim 1, cpu(0), float32, then the value.
+    assert bytes(state["handle"]) == (b"\xc9\xfa\x93\xf9" + b"\x00" * 4 + b"\x01\x00\x00\x00" +
+                                      b"\x01" + b"\x00" * 7 + b"\x01\x00\x00\x00" + b"\x00" * 4 +
+                                      b"\x00" * 4 + np.float32(7).tobytes())
+
+
+def test_setstate_loads_gpu_saved_state_on_cpu():
+    # State MXNet 1.9.1 writes for mx.nd.arange(1, ctx=mx.gpu()): it loads on the CPU here.
+    state = {"handle": bytearray(b"\xc9\xfa\x93\xf9" + b"\x00" * 4 + b"\x01\x00\x00\x00" +
+                                 b"\x01" + b"\x00" * 7 + b"\x02\x00\x00\x00" + b"\x00" * 8 +
+                                 np.float32(3).tobytes())}
+    a = mx.nd.zeros((5, 5))
+    a.__setstate__(state)
+    assert a.shape == (1,) and a.context == mx.cpu()
+    assert a.asscalar() == 3
+
+
+def test_setstate_rejects_truncated_bytes():
+    state = mx.nd.array([1.0, 2.0]).__getstate__()
+    with pytest.raises(mx.MXNetError):
+        mx.nd.zeros((1,)).__setstate__({"handle": state["handle"][:-3]})
+
+
+def test_fluent_methods_cover_mxnet_1x_list():
+    names = ["zeros_like", "ones_like", "broadcast_axes", "repeat", "pad", "swapaxes", "split",
+             "split_v2", "slice", "slice_axis", "slice_like", "take", "one_hot", "pick", "sort",
+             "topk", "argsort", "argmax", "argmax_channel", "argmin", "clip", "abs", "sign",
+             "flatten", "shape_array", "size_array", "expand_dims", "tile", "transpose", "flip",
+             "depth_to_space", "space_to_depth", "diag", "sum", "nansum", "prod", "nanprod",
+             "mean", "max", "min", "norm", "round", "rint", "fix", "floor", "ceil", "trunc",
+             "sin", "cos", "tan", "arcsin", "arccos", "arctan", "degrees", "radians", "sinh",
+             "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "exp", "expm1", "log", "log10",
+             "log2", "log1p", "sqrt", "rsqrt", "cbrt", "rcbrt", "square", "reciprocal", "relu",
+             "sigmoid", "softmax", "log_softmax", "softmin", "squeeze", "broadcast_to",
+             "broadcast_like", "reshape_like", "slice_assign", "slice_assign_scalar"]
+    for name in names:
+        assert callable(getattr(mx.nd.NDArray, name)), name
+        # The softmax family are NN operators (registered with the nn/ operators).
+        if name not in ("slice_assign", "slice_assign_scalar", "softmax", "log_softmax",
+                        "softmin"):
+            assert hasattr(mx.nd, name), name
+
+
+def test_split_v2_splits_at_sections_or_indices():
+    x = np.arange(12, dtype=np.float32).reshape(2, 6)
+    a = mx.nd.array(x)
+    for parts, ref in ((a.split_v2(3, axis=1), np.split(x, 3, axis=1)),
+                       (mx.nd.split_v2(a, (1, 4), axis=1), np.split(x, (1, 4), axis=1))):
+        assert len(parts) == len(ref)
+        for p, r in zip(parts, ref):
+            assert same(p.asnumpy(), r)
+    assert [p.shape for p in mx.nd.split_v2(a, 2, squeeze_axis=True)] == [(6,), (6,)]
+    with pytest.raises(ValueError):
+        mx.nd.split_v2(a, 4, axis=1)
+
+
+def test_fluent_method_accepts_out():
+    a = mx.nd.array([[1.0, -2.0], [3.0, -4.0]])
+    out = mx.nd.zeros((2, 2))
+    r = a.abs(out=out)
+    assert r is out
+    assert same(out.asnumpy(), np.abs(a.asnumpy()))
+
+
+def test_flatten_expand_dims_squeeze_inplace_return_views():
+    a = mx.nd.arange(6).reshape((2, 1, 3))
+    for view in (a.flatten(inplace=True), a.expand_dims(axis=-1, inplace=True),
+                 a.squeeze(axis=1, inplace=True), a.squeeze(inplace=True)):
+        view[:] = 7
+        assert (a.asnumpy() == 7).all()
+        a[:] = 0
+    assert a.flatten(inplace=True).shape == (2, 3)
+    assert a.expand_dims(axis=-1, inplace=True).shape == (2, 1, 3, 1)
+    assert a.squeeze(axis=1, inplace=True).shape == (2, 3)
+    copy = a.flatten()
+    copy[:] = 5
+    assert (a.asnumpy() == 0).all()
+    with pytest.raises(mx.MXNetError):
+        a.squeeze(axis=0, inplace=True)
+
+
+def test_slice_assign_methods_write_in_place():
+    a = mx.nd.zeros((2, 3))
+    assert a.slice_assign_scalar(4, (0, 1), (2, 3), (None, None)) is a
+    a.slice_assign(mx.nd.ones((1, 1)), (1, 0), (2, 1), (None, None))
+    assert same(a.asnumpy(), np.array([[0, 4, 4], [1, 4, 4]], dtype=np.float32))
+
+
+def test_moveaxis_accepts_lists_of_axes():
+    x = np.arange(24).reshape(2, 3, 4)
+    a = mx.nd.array(x)
+    for src, dst in ((0, -1), ([0, 1], [-1, -2]), ((2, 0), (0, 1))):
+        assert same(mx.nd.moveaxis(a, src, dst).asnumpy(), np.moveaxis(x, src, dst))
+    with pytest.raises(ValueError):
+        mx.nd.moveaxis(a, [0, 1], [0])
+    with pytest.raises(ValueError):
+        mx.nd.moveaxis(a, 3, 0)
+
+
+def test_numpy_arrays_and_ints_are_accepted_as_shape_arguments():
+    a = mx.nd.ones((1, 3))
+    out = mx.nd.broadcast_to(a, shape=np.array([2, 3]))
+    assert out.shape == (2, 3)
+    assert mx.nd.zeros(np.array([2, 2])).shape == (2, 2)
+    assert mx.nd.ones((np.int64(2), np.int32(3))).shape == (2, 3)
+    assert mx.nd.transpose(mx.nd.zeros((2, 3, 4)), axes=np.array([2, 0, 1])).shape == (4, 2, 3)
+
+
+def test_broadcast_to_method_pads_leading_axes_and_rejects_mismatch():
+    a = mx.nd.array([1.0, 2.0, 3.0])
+    assert same(a.broadcast_to((2, 3)).asnumpy(), np.broadcast_to(a.asnumpy(), (2, 3)))
+    with pytest.raises(ValueError):
+        a.broadcast_to((3, 2))
+
+
+def test_choose_element_0index_picks_one_per_row():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    idx = np.array([3, 0, 2])
+    out = mx.nd.choose_element_0index(mx.nd.array(x), mx.nd.array(idx))
+    assert same(out.asnumpy(), x[np.arange(3), idx])
+    with pytest.raises(mx.MXNetError):
+        mx.nd.choose_element_0index(mx.nd.array(x), mx.nd.array([1, 2])).wait_to_read()
+    with pytest.raises(mx.MXNetError):
+        mx.nd.choose_element_0index(mx.nd.array(x), mx.nd.array([0, 4, 1])).asnumpy()
+
+
+def test_fill_element_0index_returns_filled_copy():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    src = mx.nd.array(x)
+    out = mx.nd.fill_element_0index(src, mx.nd.array([-1, -2, -3]), mx.nd.array([1, 3, 0]))
+    ref = x.copy()
+    ref[np.arange(3), [1, 3, 0]] = [-1, -2, -3]
+    assert same(out.asnumpy(), ref)
+    assert same(src.asnumpy(), x)
+
+
+def test_onehot_encode_writes_into_out():
+    out = mx.nd.full((3, 4), 9.0)
+    r = mx.nd.onehot_encode(mx.nd.array([2, 0, 3]), out=out)
+    assert r is out
+    assert same(out.asnumpy(), np.eye(4, dtype=np.float32)[[2, 0, 3]])
+
+
+def test_contrib_isinf_isfinite_isnan():
+    x = np.array([1.0, np.inf, -np.inf, np.nan, 0.0], dtype=np.float32)
+    a = mx.nd.array(x)
+    assert same(mx.nd.contrib.isinf(a).asnumpy(), np.isinf(x).astype(np.float32))
+    assert same(mx.nd.contrib.isfinite(a).asnumpy(), np.isfinite(x).astype(np.float32))
+    assert same(mx.nd.contrib.isnan(a).asnumpy(), np.isnan(x).astype(np.float32))
+
+
+def test_basic_indexing_contiguity_rule_matches_numpy():
+    x = np.arange(4 * 5 * 6).reshape(4, 5, 6)
+    is_contiguous = mx.nd.NDArray._basic_indexing_slice_is_contiguous
+    for key in [(slice(None),) * 3, (slice(1, 3), slice(None), slice(None)),
+                (slice(1, 2), slice(2, 4), slice(None)), (slice(1, 3), slice(2, 4), slice(None)),
+                (slice(None), slice(None), slice(None, None, 2)), (slice(0, 1),) * 3,
+                (slice(None, None, -1), slice(0, 1), slice(0, 1)),
+                (slice(3, None, -2), slice(None), slice(None))]:
+        assert is_contiguous(key, x.shape) == x[key].flags.c_contiguous, key
+    key = (slice(1, 2), slice(2, 4), slice(None))
+    begin, end = mx.nd.NDArray._basic_indexing_contiguous_flat_begin_end(key, x.shape)
+    assert (begin, end) == (x[key].ravel()[0], x[key].ravel()[-1] + 1)
+
+
+def test_contiguous_basic_indexing_returns_view():
+    a = mx.nd.zeros((4, 5, 6))
+    v = a[1, 2:4]
+    assert v.shape == (2, 6)
+    v[:] = 3
+    assert (a.asnumpy()[1, 2:4] == 3).all() and a.asnumpy().sum() == 36
+    c = a[:, 1]  # not contiguous: a copy
+    c[:] = 5
+    assert a.asnumpy().sum() == 36
+
+
+def test_setitem_drops_leading_unit_axes_of_value():
+    a = mx.nd.zeros((3, 3))
+    a[0] = mx.nd.ones((1, 1, 1, 3))
+    a[1:] = np.full((1, 2, 3), 2.0)
+    assert same(a.asnumpy(), np.array([[1, 1, 1], [2, 2, 2], [2, 2, 2]], dtype=np.float32))
+    with pytest.raises(ValueError):
+        a[0] = mx.nd.ones((2, 3))
+
+
+def test_from_numpy_zero_copy_shares_memory_and_locks_numpy_writes():
+    x = np.array([[1, 2], [3, 4]], dtype=np.float32)
+    a = mx.nd.from_numpy(x)
+    with pytest.raises(ValueError):
+        x[0, 0] = 5
+    a[1, 1] = 100
+    assert x[1, 1] == 100
+    with pytest.raises(ValueError):
+        mx.nd.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3).T)
+    assert mx.nd.from_numpy(np.arange(6.0).reshape(2, 3).T, zero_copy=False).shape == (3, 2)
+
+
+def test_broadcast_like_rejects_empty_axes():
+    lhs, rhs = mx.nd.ones((1, 2)), mx.nd.ones((3, 2))
+    with pytest.raises(mx.MXNetError, match="at least one axis"):
+        mx.nd.broadcast_like(lhs, rhs, lhs_axes=(), rhs_axes=())
+    assert mx.nd.broadcast_like(lhs, rhs, lhs_axes=(0,), rhs_axes=(0,)).shape == (3, 2)
+
+
+def test_empty_ndarray_from_none_raises_instead_of_crashing():
+    a = mx.nd.NDArray(None)
+    with pytest.raises(mx.MXNetError, match="empty"):
+        a.asnumpy()
+    with pytest.raises(mx.MXNetError, match="empty"):
+        a.wait_to_read()
+    a.__setstate__(mx.nd.array([4.0]).__getstate__())
+    assert a.asscalar() == 4.0
