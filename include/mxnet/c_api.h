@@ -128,6 +128,7 @@ MXNET_DLL int MXSetIsNumpyShape(int is_np_shape, int* prev);
 /*! \brief numpy-shape state seen by this thread: 0 off, 1 on for this thread, 2 on globally. */
 MXNET_DLL int MXIsNumpyShape(int* curr);
 
+/*!
  * \brief Read an environment variable of the process.
  * \param value receives the value, or NULL when the variable is not set; the string belongs
  *  to the process environment and is valid until the variable changes.

@@ -163,9 +163,10 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
              MXNET_PY_API("MXNDArraySaveRawBytes");
              if (a.is_none()) return py::none();
              std::string buf;
+             const int np_shape = Imperative::Get()->is_np_shape();
              {
                py::gil_scoped_release nogil;
-               buf = SaveNDArrayRawBytes(a);
+               buf = SaveNDArrayRawBytes(a, np_shape);
              }
              return py::bytes(buf);
            })
@@ -179,7 +180,8 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
              }
              py::buffer_info info = py::reinterpret_borrow<py::buffer>(data).request();
              a = LoadNDArrayRawBytes(static_cast<const char*>(info.ptr),
-                                     static_cast<size_t>(info.size * info.itemsize));
+                                     static_cast<size_t>(info.size * info.itemsize),
+                                     Imperative::Get()->is_np_shape());
            })
       .def("_same_entry", [](const NDArray& a, const NDArray& b) {
         return a.entry().node == b.entry().node && a.entry().index == b.entry().index;

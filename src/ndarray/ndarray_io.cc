@@ -209,15 +209,15 @@ void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arra
   }
 }
 
-std::string SaveNDArrayRawBytes(const NDArray& arr) {
+std::string SaveNDArrayRawBytes(const NDArray& arr, int np_shape) {
   Writer w;
-  WriteArray(&w, arr);
+  WriteArray(&w, arr, np_shape);
   return std::move(w.str());
 }
 
-NDArray LoadNDArrayRawBytes(const char* data, size_t size) {
+NDArray LoadNDArrayRawBytes(const char* data, size_t size, int np_shape) {
   Reader r(data, size);
-  NDArray arr = ReadArray(&r);
+  NDArray arr = ReadArray(&r, np_shape);
   CHECK_EQ(r.remaining(), 0U) << "Invalid NDArray raw bytes: " << r.remaining()
                               << " bytes left after the array record (corrupt data)";
   return arr;

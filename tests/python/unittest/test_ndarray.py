@@ -524,18 +524,6 @@ def test_setitem_drops_leading_unit_axes_of_value():
         a[0] = mx.nd.ones((2, 3))
 
 
-def test_from_numpy_zero_copy_shares_memory_and_locks_numpy_writes():
-    x = np.array([[1, 2], [3, 4]], dtype=np.float32)
-    a = mx.nd.from_numpy(x)
-    with pytest.raises(ValueError):
-        x[0, 0] = 5
-    a[1, 1] = 100
-    assert x[1, 1] == 100
-    with pytest.raises(ValueError):
-        mx.nd.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3).T)
-    assert mx.nd.from_numpy(np.arange(6.0).reshape(2, 3).T, zero_copy=False).shape == (3, 2)
-
-
 def test_broadcast_like_rejects_empty_axes():
     lhs, rhs = mx.nd.ones((1, 2)), mx.nd.ones((3, 2))
     with pytest.raises(mx.MXNetError, match="at least one axis"):
