@@ -35,9 +35,9 @@ std::exception_ptr CurrentAsDmlcError() {
   }
 }
 
-std::exception_ptr FirstException(const std::vector<ThreadedVar*>& vars) {
+ErrorRef FirstException(const std::vector<ThreadedVar*>& vars) {
   for (ThreadedVar* v : vars) {
-    if (std::exception_ptr ex = v->PeekException()) return ex;
+    if (ErrorRef ex = v->PeekException()) return ex;
   }
   return nullptr;
 }
@@ -273,8 +273,8 @@ bool ThreadedEngine::InsideOp() const { return tls_running_engine == this; }
 
 void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
   ThreadedOpr* opr = b->opr;
-  std::exception_ptr in_ex = FirstException(opr->const_vars);
-  std::exception_ptr out_ex = in_ex ? nullptr : FirstException(opr->mutable_vars);
+  ErrorRef in_ex = FirstException(opr->const_vars);
+  ErrorRef out_ex = in_ex ? nullptr : FirstException(opr->mutable_vars);
   const bool skip =
       (in_ex || out_ex) && opr->prop != FnProperty::kNoSkip && !opr->deletes_var;
   if (in_ex) {
@@ -332,11 +332,9 @@ void ThreadedEngine::Complete(OprBlock* b, std::exception_ptr raised, bool ran) 
   }
 #endif
   if (raised) {
-    {
-      std::lock_guard<std::mutex> lock(raised_mu_);
-      if (raised_.size() < 64) raised_.push_back(raised);
-    }
-    b->exception = std::move(raised);
+    b->exception = std::make_shared<EngineError>(std::move(raised));
+    std::lock_guard<std::mutex> lock(raised_mu_);
+    if (raised_.size() < 64) raised_.push_back(b->exception);
   }
   if (ran) {
     if (OprHook end = g_end_hook.load(std::memory_order_relaxed)) {
@@ -390,20 +388,22 @@ void ThreadedEngine::WaitUntilDone(std::atomic<bool>* done) {
   finished_cv_.wait(lock, [done] { return done->load(std::memory_order_acquire); });
 }
 
-void ThreadedEngine::Deliver(std::exception_ptr ex) {
-  if (!ex) return;
+void ThreadedEngine::Deliver(const ErrorRef& ex) {
+  if (!ex || ex->reported.exchange(true)) return;
   {
     std::lock_guard<std::mutex> lock(raised_mu_);
     raised_.erase(std::remove(raised_.begin(), raised_.end(), ex), raised_.end());
   }
-  std::rethrow_exception(ex);
+  std::rethrow_exception(ex->ex);
 }
 
 void ThreadedEngine::RethrowFirstRaised() {
   std::exception_ptr first;
   {
     std::lock_guard<std::mutex> lock(raised_mu_);
-    if (!raised_.empty()) first = raised_.front();
+    for (const ErrorRef& e : raised_) {
+      if (!e->reported.exchange(true) && !first) first = e->ex;
+    }
     raised_.clear();
   }
   if (first) std::rethrow_exception(first);

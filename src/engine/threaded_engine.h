@@ -9,9 +9,10 @@
 // Errors: a var's exception is that of its last write. An op first looks at its vars: if one
 // holds an exception it does not run (unless FnProperty::kNoSkip or it deletes the var) and
 // its writes carry that exception on; otherwise a failing fn stores its error on every var it
-// writes, and a successful fn with clean inputs clears them. WaitForVar/Throw rethrow and
-// clear; every error raised is reported once: by WaitForVar on a var holding it or, failing
-// that, by the next WaitForAll.
+// writes, and a successful fn with clean inputs clears them. An error is one shared object
+// however many vars it reaches (as in MXNet), and it is reported once: by WaitForVar/Throw on
+// any var holding it or, failing that, by the next WaitForAll. Once reported, every var
+// holding it reads clean.
 #ifndef MXNET_ENGINE_THREADED_ENGINE_H_
 #define MXNET_ENGINE_THREADED_ENGINE_H_
 
@@ -35,6 +36,14 @@ constexpr int kMaxDevices = 64;
 struct ThreadedOpr;
 class ThreadedEngine;
 
+/*! \brief One error raised by an op, shared by every var and op it reaches. */
+struct EngineError {
+  explicit EngineError(std::exception_ptr e) : ex(std::move(e)) {}
+  std::exception_ptr ex;
+  std::atomic<bool> reported{false};
+};
+using ErrorRef = std::shared_ptr<EngineError>;
+
 /*! \brief One pushed instance of an operation; `wait` counts grants still missing. */
 struct OprBlock {
   std::atomic<int> wait{0};
@@ -43,7 +52,7 @@ struct OprBlock {
   int priority{0};
   uint64_t seq{0};                   // FIFO order among equal priorities in a worker queue
   void* stream{nullptr};             // CUDA stream it ran on (GPU ops only)
-  std::exception_ptr exception;      // taken from a poisoned var when it started
+  ErrorRef exception;                // raised by it, or taken from a poisoned var
   std::atomic<bool>* done{nullptr};  // set on completion when someone waits for this block
   OprBlock* next{nullptr};           // link in a worker queue
   OprBlock* pool_next{nullptr};
@@ -75,11 +84,12 @@ class ThreadedVar final : public Var {
    * \brief The granted write finished with exception ex (null = clean); grants the reads
    * queued after it, or the next write. True when the var was deleted and can be recycled.
    */
-  bool CompleteWrite(ThreadedEngine* engine, const std::exception_ptr& ex, bool to_delete);
+  bool CompleteWrite(ThreadedEngine* engine, const ErrorRef& ex, bool to_delete);
   /*! \brief True while some write of this var is queued or running. */
   bool HasPendingWrite();
-  std::exception_ptr PeekException();
-  std::exception_ptr TakeException();  // returns it and clears the var
+  /*! \brief The var's error unless some wait has reported it already (then it reads clean). */
+  ErrorRef PeekException();
+  ErrorRef TakeException();  // returns it and clears the var
   uint64_t version();                  // number of completed writes
   void ResetForReuse();
   /*! \brief false: the var orders its users but never keeps an error (resources). */
@@ -94,7 +104,7 @@ class ThreadedVar final : public Var {
   VersionedVarBlock* head_;
   VersionedVarBlock* pending_write_{nullptr};  // first write not yet finished
   uint64_t version_{0};
-  std::exception_ptr exception_;
+  ErrorRef exception_;
   std::atomic<bool> has_exception_{false};
   bool keeps_errors_{true};
 };
@@ -164,9 +174,10 @@ class ThreadedEngine : public Engine {
   void WaitForAllInternal();
   /*! \brief Block until *done becomes true (set by Complete). */
   void WaitUntilDone(std::atomic<bool>* done);
-  /*! \brief Rethrow ex (if set) as the error of a wait, after marking it reported. */
-  void Deliver(std::exception_ptr ex);
-  /*! \brief Rethrow the first unreported error since the last call, clearing the record. */
+  /*! \brief Rethrow ex (if set and not reported yet) as the error of a wait, marking it
+   *  reported: every var holding it reads clean from then on. */
+  void Deliver(const ErrorRef& ex);
+  /*! \brief Rethrow the first unreported error since the last call; all become reported. */
   void RethrowFirstRaised();
 
  private:
@@ -187,7 +198,7 @@ class ThreadedEngine : public Engine {
   std::condition_variable finished_cv_;
   std::mutex push_mu_;  // makes multi-var pushes atomic so push order is one total order
   std::mutex raised_mu_;
-  std::vector<std::exception_ptr> raised_;  // errors raised by ops, not yet reported
+  std::vector<ErrorRef> raised_;  // errors raised by ops since the last WaitForAll
   std::atomic<bool> shutdown_{false};
   std::atomic<bool> workers_gone_{false};  // after shutdown every op runs in its caller
 };

@@ -55,8 +55,7 @@ void ThreadedVar::CompleteRead(ThreadedEngine* engine) {
   if (next_write != nullptr) engine->OnDepReady(next_write);
 }
 
-bool ThreadedVar::CompleteWrite(ThreadedEngine* engine, const std::exception_ptr& ex,
-                                bool to_delete) {
+bool ThreadedVar::CompleteWrite(ThreadedEngine* engine, const ErrorRef& ex, bool to_delete) {
   VersionedVarBlock* finished;
   VersionedVarBlock* end;  // first block not granted by this completion
   OprBlock* next_write = nullptr;
@@ -111,18 +110,20 @@ bool ThreadedVar::HasPendingWrite() {
   return pending_write_ != nullptr;
 }
 
-std::exception_ptr ThreadedVar::PeekException() {
+ErrorRef ThreadedVar::PeekException() {
   if (!has_exception_.load(std::memory_order_acquire)) return nullptr;
   std::lock_guard<std::mutex> lock(mu_);
+  if (exception_ && exception_->reported.load()) return nullptr;
   return exception_;
 }
 
-std::exception_ptr ThreadedVar::TakeException() {
+ErrorRef ThreadedVar::TakeException() {
   if (!has_exception_.load(std::memory_order_acquire)) return nullptr;
   std::lock_guard<std::mutex> lock(mu_);
-  std::exception_ptr ex = std::move(exception_);
+  ErrorRef ex = std::move(exception_);
   exception_ = nullptr;
   has_exception_.store(false, std::memory_order_release);
+  if (ex && ex->reported.load()) return nullptr;
   return ex;
 }
 

@@ -293,3 +293,22 @@ def test_reductions_are_bit_identical_whatever_the_tuning_variables_say():
         assert r.returncode == 0, (env, r.stderr)
         outs.add(r.stdout.strip())
     assert len(outs) == 1
+
+
+def test_an_error_is_reported_once_whichever_array_reports_it():
+    # One failed op poisons its output and every array computed from it; the error is one
+    # object (as in MXNet 1.9.1): once a wait reports it, no array holding it raises it again.
+    a, b = mx.nd.random.normal(0, -1, (2, 2)).copyto(mx.cpu())
+    with pytest.raises(mx.MXNetError, match="non-negative"):
+        a.asnumpy()
+    b.asnumpy()
+    mx.nd.waitall()
+    c = mx.nd.random.normal(0, -1, (2, 2))
+    d = c * 2
+    with pytest.raises(mx.MXNetError, match="non-negative"):
+        mx.nd.waitall()
+    d.asnumpy()
+    c.asnumpy()
+    e = c + 1  # its input is clean again, so the op runs
+    assert e.shape == (2, 2)
+    e.wait_to_read()
