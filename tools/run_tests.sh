@@ -40,5 +40,7 @@ PYTHON=${PYTHON:-python3}
 cd tests/python
 ../../.venv-numpy1/bin/python -m pytest -q -rs -p no:cacheprovider unittest/test_ndarray.py \
   unittest/test_autograd.py unittest/test_ndarray_io.py unittest/test_dlpack.py
+# Test-only requirements (mx.test_utils' statistical checks use scipy).
+../../.venv/bin/pip install -q scipy
 # -rs: the summary names every skipped test and why, so a skip is never silent.
 ../../.venv/bin/python -m pytest -q -rs -p no:cacheprovider unittest "$@"

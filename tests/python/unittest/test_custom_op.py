@@ -12,7 +12,6 @@ import mxnet as mx
 from mxnet import autograd
 from mxnet.test_utils import assert_almost_equal
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 
 class Sqr(mx.operator.CustomOp):
@@ -433,7 +432,9 @@ class SlowProp(mx.operator.CustomOpProp):
 
 def run_script(body, env=None):
     full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = os.path.join(REPO, "python")
+    # The same mxnet as this test run: the installed package in CI, python/ in a dev build.
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(mx.__file__)))
+    full_env["PYTHONPATH"] = pkg_parent + os.pathsep + full_env.get("PYTHONPATH", "")
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-c", SCRIPT_HEADER + body], capture_output=True,
                           text=True, env=full_env, timeout=120)
