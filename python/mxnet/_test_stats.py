@@ -2,11 +2,6 @@
 and variance bounds (MXNet 1.9 names and signatures)."""
 import numpy as np
 
-try:
-    import scipy.stats as ss
-except ImportError:
-    ss = None
-
 __all__ = ["gen_buckets_probs_with_ppf", "mean_check", "var_check", "chi_square_check",
            "verify_generator"]
 
@@ -43,9 +38,11 @@ def chi_square_check(generator, buckets, probs, nsamples=1000000):
 
     buckets: ascending, disjoint (low, high) ranges for a continuous distribution, or the
     possible values of a discrete one. Returns (p value, observed counts, expected counts).
-    Needs scipy."""
-    if not ss:
-        raise ImportError("chi_square_check needs scipy, which is not installed")
+    Needs scipy (imported here, not with mxnet: it costs most of `import mxnet`'s time)."""
+    try:
+        import scipy.stats as ss
+    except ImportError:
+        raise ImportError("chi_square_check needs scipy, which is not installed") from None
     assert isinstance(buckets, list)
     samples = generator(nsamples)
     assert len(probs) == len(buckets)

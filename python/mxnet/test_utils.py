@@ -23,11 +23,6 @@ import numpy as np
 import numpy.random as rnd
 import numpy.testing as npt
 
-try:
-    import scipy.stats as ss
-except ImportError:
-    ss = None
-
 import mxnet as mx
 from .base import MXNetError
 from .context import Context, current_context
