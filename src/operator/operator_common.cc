@@ -73,7 +73,7 @@ std::string InputName(const NodeAttrs& attrs, size_t i) {
 
 bool FirstInputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   AssignType(attrs, "output", &(*out)[0], (*in)[0]);
-  AssignType(attrs, InputName(attrs, 0), &(*in)[0], (*out)[0]);
+  AssignInputType(attrs, 0, &(*in)[0], (*out)[0]);
   return (*out)[0] >= 0;
 }
 
@@ -88,33 +88,58 @@ void ShapeError(const NodeAttrs& attrs, const std::string& arg, const TShape& ex
   throw;  // unreachable
 }
 
-void AssignShape(const NodeAttrs& attrs, const std::string& arg, TShape* slot, const TShape& s) {
-  if (s.is_none()) return;
+namespace {
+
+// Unify a slot with a known value; false when they disagree (the caller names the argument).
+bool MergeShape(TShape* slot, const TShape& s) {
+  if (s.is_none()) return true;
   if (slot->is_none()) {
     *slot = s;
-    return;
+    return true;
   }
-  if (slot->ndim() != s.ndim()) ShapeError(attrs, arg, s, *slot);
+  if (slot->ndim() != s.ndim()) return false;
   for (int i = 0; i < s.ndim(); ++i) {
     if (s[i] < 0) continue;
     if ((*slot)[i] < 0) (*slot)[i] = s[i];
-    else if ((*slot)[i] != s[i]) ShapeError(attrs, arg, s, *slot);
+    else if ((*slot)[i] != s[i]) return false;
   }
+  return true;
+}
+
+bool MergeType(int* slot, int t) {
+  if (t < 0) return true;
+  if (*slot < 0) *slot = t;
+  return *slot == t;
+}
+
+[[noreturn]] void TypeError(const NodeAttrs& attrs, const std::string& arg, int expected,
+                            int given) {
+  LOG(FATAL) << "Operator " << attrs.op->name << ": argument " << arg << " has dtype "
+             << DTypeName(given) << ", expected " << DTypeName(expected);
+  throw;  // unreachable
+}
+
+}  // namespace
+
+void AssignShape(const NodeAttrs& attrs, const std::string& arg, TShape* slot, const TShape& s) {
+  if (!MergeShape(slot, s)) ShapeError(attrs, arg, s, *slot);
 }
 
 void AssignType(const NodeAttrs& attrs, const std::string& arg, int* slot, int t) {
-  if (t < 0) return;
-  if (*slot < 0) {
-    *slot = t;
-    return;
-  }
-  CHECK_EQ(*slot, t) << "Operator " << attrs.op->name << ": argument " << arg << " has dtype "
-                     << DTypeName(*slot) << ", expected " << DTypeName(t);
+  if (!MergeType(slot, t)) TypeError(attrs, arg, t, *slot);
+}
+
+void AssignInputShape(const NodeAttrs& attrs, size_t i, TShape* slot, const TShape& s) {
+  if (!MergeShape(slot, s)) ShapeError(attrs, InputName(attrs, i), s, *slot);
+}
+
+void AssignInputType(const NodeAttrs& attrs, size_t i, int* slot, int t) {
+  if (!MergeType(slot, t)) TypeError(attrs, InputName(attrs, i), t, *slot);
 }
 
 bool ElemwiseShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   TShape s;
-  for (size_t i = 0; i < in->size(); ++i) AssignShape(attrs, InputName(attrs, i), &s, (*in)[i]);
+  for (size_t i = 0; i < in->size(); ++i) AssignInputShape(attrs, i, &s, (*in)[i]);
   for (size_t i = 0; i < out->size(); ++i) AssignShape(attrs, "output", &s, (*out)[i]);
   for (auto& x : *in) x = s;
   for (auto& x : *out) x = s;
@@ -123,7 +148,7 @@ bool ElemwiseShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<
 
 bool ElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   int t = -1;
-  for (size_t i = 0; i < in->size(); ++i) AssignType(attrs, InputName(attrs, i), &t, (*in)[i]);
+  for (size_t i = 0; i < in->size(); ++i) AssignInputType(attrs, i, &t, (*in)[i]);
   for (size_t i = 0; i < out->size(); ++i) AssignType(attrs, "output", &t, (*out)[i]);
   for (auto& x : *in) x = t;
   for (auto& x : *out) x = t;
@@ -133,7 +158,7 @@ bool ElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>
 bool FixedOutputType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out,
                      int out_dtype) {
   int t = -1;
-  for (size_t i = 0; i < in->size(); ++i) AssignType(attrs, InputName(attrs, i), &t, (*in)[i]);
+  for (size_t i = 0; i < in->size(); ++i) AssignInputType(attrs, i, &t, (*in)[i]);
   for (auto& x : *in) x = t;
   for (auto& x : *out) AssignType(attrs, "output", &x, out_dtype);
   return t >= 0;

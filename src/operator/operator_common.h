@@ -128,6 +128,9 @@ inline const PType& Param(const NodeAttrs& attrs) {
 /*! \brief Unify *slot with s: fill if unknown, else they must agree. */
 void AssignShape(const NodeAttrs& attrs, const std::string& arg, TShape* slot, const TShape& s);
 void AssignType(const NodeAttrs& attrs, const std::string& arg, int* slot, int t);
+/*! \brief The same for input i; its name is looked up only for the error (a hot path). */
+void AssignInputShape(const NodeAttrs& attrs, size_t i, TShape* slot, const TShape& s);
+void AssignInputType(const NodeAttrs& attrs, size_t i, int* slot, int t);
 
 /*! \brief All inputs and outputs share one shape. */
 bool ElemwiseShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out);

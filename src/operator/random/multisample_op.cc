@@ -41,7 +41,7 @@ std::vector<dim_t> SampleDims(const NodeAttrs& attrs) {
 
 bool MultiSampleShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   TShape p;
-  for (size_t i = 0; i < in->size(); ++i) AssignShape(attrs, InputName(attrs, i), &p, (*in)[i]);
+  for (size_t i = 0; i < in->size(); ++i) AssignInputShape(attrs, i, &p, (*in)[i]);
   if (!p.IsKnown()) return false;
   for (auto& s : *in) s = p;
   std::vector<dim_t> o(p.begin(), p.end());
@@ -52,7 +52,7 @@ bool MultiSampleShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vect
 
 bool MultiSampleType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   int t = -1;
-  for (size_t i = 0; i < in->size(); ++i) AssignType(attrs, InputName(attrs, i), &t, (*in)[i]);
+  for (size_t i = 0; i < in->size(); ++i) AssignInputType(attrs, i, &t, (*in)[i]);
   if (t < 0) return false;
   for (auto& x : *in) x = t;
   CHECK(t != kBool) << "Operator " << attrs.op->name << ": parameters must be numeric, given bool";

@@ -197,7 +197,7 @@ uint32_t StackNumInputs(const NodeAttrs& attrs) { return Param<StackParam>(attrs
 
 bool StackShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   TShape d;
-  for (size_t i = 0; i < in->size(); ++i) AssignShape(attrs, InputName(attrs, i), &d, (*in)[i]);
+  for (size_t i = 0; i < in->size(); ++i) AssignInputShape(attrs, i, &d, (*in)[i]);
   if (!d.IsKnown()) return false;
   for (auto& s : *in) s = d;
   int axis = CheckAxis(attrs, "axis", Param<StackParam>(attrs).axis, d.ndim() + 1);

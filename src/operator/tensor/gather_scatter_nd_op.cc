@@ -138,7 +138,7 @@ bool GatherNDGradShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vec
 // Output dtype follows data; the indices may have any (known) dtype.
 bool DataTypeOut(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   AssignType(attrs, "output", &(*out)[0], (*in)[0]);
-  AssignType(attrs, InputName(attrs, 0), &(*in)[0], (*out)[0]);
+  AssignInputType(attrs, 0, &(*in)[0], (*out)[0]);
   return (*out)[0] >= 0 && (*in)[1] >= 0;
 }
 

@@ -75,7 +75,7 @@ bool TakeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TSha
 
 bool TakeType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   AssignType(attrs, "output", &(*out)[0], (*in)[0]);
-  AssignType(attrs, InputName(attrs, 0), &(*in)[0], (*out)[0]);
+  AssignInputType(attrs, 0, &(*in)[0], (*out)[0]);
   return (*out)[0] >= 0 && (*in)[1] >= 0;  // the index dtype is free but must be known
 }
 

@@ -544,7 +544,7 @@ void DiagCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBl
 bool DiagGradShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const TShape& like = (*in)[1];
   if (!like.IsKnown()) return false;
-  AssignShape(attrs, InputName(attrs, 0), &(*in)[0], DiagOfShape(attrs, like));
+  AssignInputShape(attrs, 0, &(*in)[0], DiagOfShape(attrs, like));
   AssignShape(attrs, "output", &(*out)[0], like);
   return true;
 }
