@@ -248,6 +248,21 @@ void ThreadedEngine::DeleteOperator(OprHandle op) { ReleaseOpr(ThreadedOpr::Cast
 
 void ThreadedEngine::DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) {
   CheckContext(exec_ctx, "DeleteVariable");
+  ThreadedVar* v = ThreadedVar::Cast(var);
+  // The common case: an array goes away after its last operation finished. Nothing can queue
+  // on the var any more (its owner is deleting it), so an idle host var is deleted here rather
+  // than through a push, a worker hand-off and a completion for every array. Device memory and
+  // vars with queued uses go through the queue, which orders the delete after those uses.
+  if (exec_ctx.dev_mask() == Context::kCPU && v->IsIdle()) {
+    if (delete_fn) {
+      RunContext run_ctx;
+      run_ctx.ctx = exec_ctx;
+      delete_fn(run_ctx);
+    }
+    v->ResetForReuse();
+    ObjectPool<ThreadedVar>::Delete(v);
+    return;
+  }
   ThreadedOpr* opr = NewOpr(nullptr, 0, &var, 1, FnProperty::kDeleteVar, "DeleteVariable");
   opr->sync_fn = delete_fn ? std::move(delete_fn) : [](RunContext) {};
   opr->deletes_var = true;

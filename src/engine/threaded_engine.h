@@ -87,6 +87,8 @@ class ThreadedVar final : public Var {
   bool CompleteWrite(ThreadedEngine* engine, const ErrorRef& ex, bool to_delete);
   /*! \brief True while some write of this var is queued or running. */
   bool HasPendingWrite();
+  /*! \brief True when no read or write of this var is queued or running. */
+  bool IsIdle();
   /*! \brief The var's error unless some wait has reported it already (then it reads clean). */
   ErrorRef PeekException();
   ErrorRef TakeException();  // returns it and clears the var

@@ -110,6 +110,11 @@ bool ThreadedVar::HasPendingWrite() {
   return pending_write_ != nullptr;
 }
 
+bool ThreadedVar::IsIdle() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return pending_write_ == nullptr && num_pending_reads_ == 0;
+}
+
 ErrorRef ThreadedVar::PeekException() {
   if (!has_exception_.load(std::memory_order_acquire)) return nullptr;
   std::lock_guard<std::mutex> lock(mu_);

@@ -418,6 +418,11 @@ TEST_P(EngineTest, delete_variable_runs_after_pending_ops) {
   EXPECT_EQ(WaitAll(), "");
   EXPECT_EQ(deleted.load(), 100);
   EXPECT_EQ(sum, 4950);
+  // An idle var is deleted at once: its delete function has run when DeleteVariable returns.
+  VarHandle idle = engine_->NewVariable();
+  bool idle_deleted = false;
+  engine_->DeleteVariable([&](RunContext) { idle_deleted = true; }, kCPU, idle);
+  EXPECT_TRUE(idle_deleted);
 }
 
 TEST_P(EngineTest, duplicate_and_overlapping_vars_are_deduplicated) {
