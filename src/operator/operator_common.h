@@ -73,12 +73,24 @@ index_t ParallelGrain();
 /*! \brief OpenMP fork cost, in element operations, that ParallelGrain weighs. */
 constexpr index_t kForkCost = 16384;
 
+/*! \brief fn(i) for i in [0, n), split across the OpenMP threads when parallel is true. A
+ *  branch rather than an OpenMP `if` clause: with the clause false, libgomp still builds a
+ *  one-thread team (a heap allocation and more) on every call, which dominates tiny ops. */
 template <typename Fn>
-inline void ParallelFor(index_t n, Fn fn) {
+inline void LoopMaybeParallel(bool parallel, index_t n, Fn fn) {
 #if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (n >= ParallelGrain())
+  if (parallel) {
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
 #endif
   for (index_t i = 0; i < n; ++i) fn(i);
+}
+
+template <typename Fn>
+inline void ParallelFor(index_t n, Fn fn) {
+  LoopMaybeParallel(n >= ParallelGrain(), n, fn);
 }
 
 /*! \brief Write v into out according to req (kWriteTo / kWriteInplace / kAddTo). */

@@ -78,7 +78,11 @@ void UniqueZipfianCompute(const NodeAttrs& attrs, const OpContext& ctx,
     num_trials[row] = tries;
   };
 #if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(dynamic) if (batch > 1 && batch * num_sampled >= ParallelGrain())
+  if (batch > 1 && batch * num_sampled >= ParallelGrain()) {
+#pragma omp parallel for schedule(dynamic)
+    for (index_t row = 0; row < batch; ++row) draw_row(row);
+    return;
+  }
 #endif
   for (index_t row = 0; row < batch; ++row) draw_row(row);
 }

@@ -46,10 +46,8 @@ inline void MapLoop(const IType* in, OType* out, index_t n, OpReqType req, Fn fn
 template <typename Fn>
 inline void ParallelChunks(index_t n, index_t chunk, Fn fn) {
   const index_t chunks = (n + chunk - 1) / chunk;
-#if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (n >= ParallelGrain())
-#endif
-  for (index_t c = 0; c < chunks; ++c) fn(c * chunk, std::min(n, (c + 1) * chunk));
+  LoopMaybeParallel(n >= ParallelGrain(), chunks,
+                    [&](index_t c) { fn(c * chunk, std::min(n, (c + 1) * chunk)); });
 }
 
 /*! \brief out (any dtype) = in (any dtype) converted elementwise, honouring req.

@@ -21,10 +21,7 @@ void GatherBlocksT(const DType* d, const std::vector<int64_t>& offsets, index_t 
     ParallelFor(n, [&](index_t i) { Assign(o + i, req, d[offsets[i]]); });
     return;
   }
-#if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (n * K >= ParallelGrain())
-#endif
-  for (index_t i = 0; i < n; ++i) {
+  LoopMaybeParallel(n * K >= ParallelGrain(), n, [&](index_t i) {
     const DType* s = d + offsets[i];
     DType* t = o + i * K;
     if (req == kAddTo) {
@@ -32,7 +29,7 @@ void GatherBlocksT(const DType* d, const std::vector<int64_t>& offsets, index_t 
     } else {
       std::memcpy(static_cast<void*>(t), s, K * sizeof(DType));
     }
-  }
+  });
 }
 
 template <bool kSet, typename DType>
@@ -46,22 +43,16 @@ void ScatterBlocksT(const DType* s, const std::vector<int64_t>& offsets, index_t
   };
   const bool big = n * K >= ParallelGrain();
   if (unique_offsets) {
-#if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (big)
-#endif
-    for (index_t i = 0; i < n; ++i) put(i, 0, K);
+    LoopMaybeParallel(big, n, [&](index_t i) { put(i, 0, K); });
     return;
   }
   // Columns never collide: each unit walks every block over its own column range, in block
   // order (so repeated offsets give the same result for any thread count).
   const index_t chunks = (K + kColumnChunk - 1) / kColumnChunk;
-#if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (big && chunks > 1)
-#endif
-  for (index_t c = 0; c < chunks; ++c) {
+  LoopMaybeParallel(big && chunks > 1, chunks, [&](index_t c) {
     index_t q0 = c * kColumnChunk, q1 = std::min(K, q0 + kColumnChunk);
     for (index_t i = 0; i < n; ++i) put(i, q0, q1);
-  }
+  });
 }
 
 }  // namespace

@@ -20,10 +20,7 @@ enum class ReduceKind { kSum, kMean, kProd, kMax, kMin, kNanSum, kNanProd, kNorm
 /*! \brief Items below which a loop stays on one thread, given each item's work in elements. */
 template <typename Fn>
 inline void ParallelForWork(index_t n, index_t work_per_item, Fn fn) {
-#if MXNET_USE_OPENMP
-#pragma omp parallel for schedule(static) if (n > 1 && n * work_per_item >= ParallelGrain())
-#endif
-  for (index_t i = 0; i < n; ++i) fn(i);
+  LoopMaybeParallel(n > 1 && n * work_per_item >= ParallelGrain(), n, fn);
 }
 
 /*! \brief Flags of the reduced axes of shape under MXNet's rules: axis None or () reduces

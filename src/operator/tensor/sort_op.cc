@@ -251,10 +251,9 @@ void SortRowsTyped(const D* in, const SortLayout& l, index_t k, const SortOutput
   }
   const bool need_order = out.value != nullptr || out.index != nullptr;
   const bool packed = kPackedKey<D> && n <= static_cast<index_t>(0xFFFFFFFFu);
-#if MXNET_USE_OPENMP
-#pragma omp parallel if (rows > 1 && rows * n >= ParallelGrain())
-#endif
-  {
+  // Each thread sorts whole rows in its own scratch (an orphaned `omp for` runs every row
+  // in this thread when called outside a parallel region).
+  auto sort_rows = [&]() {
     std::vector<uint64_t> keys(packed ? 2 * n : 0);  // keys, then radix scratch
     std::vector<Keyed<C>> buf(packed ? 0 : n);
     auto cmp = [](const Keyed<C>& a, const Keyed<C>& b) { return Before<kAscend>(a, b); };
@@ -282,7 +281,15 @@ void SortRowsTyped(const D* in, const SortLayout& l, index_t k, const SortOutput
         for (index_t j = 0; j < k; ++j) EmitRow<D, C>(out, src, I, o, i, n, k, j, buf[j].i);
       }
     }
+  };
+#if MXNET_USE_OPENMP
+  if (rows > 1 && rows * n >= ParallelGrain()) {
+#pragma omp parallel
+    sort_rows();
+    return;
   }
+#endif
+  sort_rows();
 }
 
 /*! \brief Sort the rows of in (layout l), producing the first k of each in the given order.
