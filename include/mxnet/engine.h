@@ -37,6 +37,9 @@ enum class FnProperty {
   kDeleteVar = 5,       // deletes a variable
   kGPUPrioritized = 6,
   kNoSkip = 7,          // runs even if an input holds an exception
+  // Small CPU computation: runs in the pushing thread when its variables are free at push
+  // time (a hand-off to a worker would cost more than the work), else as kNormal.
+  kCPUSmall = 8,
 };
 
 class Engine;

@@ -280,8 +280,11 @@ void ThreadedEngine::Dispatch(OprBlock* b, bool pusher_thread) {
 }
 
 bool ThreadedEngine::RunsInCaller(const OprBlock* b, bool pusher_thread) const {
-  return workers_gone_.load(std::memory_order_acquire) ||
-         (pusher_thread && b->opr->prop == FnProperty::kAsync);
+  if (workers_gone_.load(std::memory_order_acquire)) return true;
+  if (!pusher_thread) return false;
+  const FnProperty prop = b->opr->prop;
+  return prop == FnProperty::kAsync ||
+         (prop == FnProperty::kCPUSmall && b->ctx.dev_mask() == Context::kCPU);
 }
 
 bool ThreadedEngine::InsideOp() const { return tls_running_engine == this; }

@@ -24,7 +24,8 @@ int ThreadCount(const char* env_name) {
  *  - one pool of MXNET_CPU_PRIORITY_NTHREADS workers for FnProperty::kCPUPrioritized;
  *  - per GPU (CUDA builds): MXNET_GPU_WORKER_NTHREADS workers for computation and
  *    MXNET_GPU_COPY_NTHREADS workers for kCopyToGPU/kCopyFromGPU.
- * Async functions ready at push time run in the pushing thread (they return at once).
+ * Async functions (they return at once) and kCPUSmall ops ready at push time run in the
+ * pushing thread.
  */
 class ThreadedEnginePerDevice final : public ThreadedEngine {
  public:

@@ -12,7 +12,8 @@ namespace {
 /*!
  * \brief All ops, whatever their device or property, run on one pool of
  * MXNET_CPU_WORKER_NTHREADS + MXNET_CPU_PRIORITY_NTHREADS threads (at least 2), highest
- * priority first. Async functions run in the pushing thread when ready at push time.
+ * priority first. Async functions and kCPUSmall ops run in the pushing
+ * thread when ready at push time.
  */
 class ThreadedEnginePooled final : public ThreadedEngine {
  public:

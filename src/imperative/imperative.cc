@@ -16,6 +16,11 @@
 namespace mxnet {
 namespace {
 
+// Ops that touch at most this many elements (inputs and outputs together) run in the calling
+// thread when their inputs are ready (FnProperty::kCPUSmall): handing them to a worker costs
+// more than computing them.
+constexpr size_t kSmallOpElements = 4096;
+
 thread_local bool tls_recording = false;
 thread_local bool tls_training = false;
 std::atomic<imperative::InvokeHook> g_invoke_hook{nullptr};
@@ -271,6 +276,10 @@ void Imperative::Invoke(const Context& default_ctx,
   std::vector<NDArray> out_arrays;
   out_arrays.reserve(n_out);
   for (const NDArray& o : *outputs) out_arrays.push_back(o.Detach());
+  size_t elements = 0;
+  for (const TShape& sh : in_shapes) elements += sh.Size();
+  for (const TShape& sh : out_shapes) elements += sh.Size();
+  const FnProperty prop = elements <= kSmallOpElements ? FnProperty::kCPUSmall : FnProperty::kNormal;
   if (imperative::InvokeHook hook = g_invoke_hook.load(std::memory_order_relaxed)) {
     engine::SetNextOprDetail(hook(shared_attrs, inputs));
   }
@@ -286,7 +295,7 @@ void Imperative::Invoke(const Context& default_ctx,
         opctx.run_ctx = rctx;
         fn(*shared_attrs, opctx, in_blobs, req, out_blobs);
       },
-      ctx, reads, writes, FnProperty::kNormal, 0, op->name.c_str());
+      ctx, reads, writes, prop, 0, op->name.c_str());
 
   if (tls_recording) RecordOp(attrs, inputs, Pointers(outputs));
 }

@@ -163,7 +163,10 @@ TEST_P(EngineTest, random_dag_matches_sequential_result) {
       for (int r : op->reads) reads.push_back(vars[r]);
       for (int w : op->writes) writes.push_back(vars[w]);
       const int priority = rng() % 8 == 0 ? static_cast<int>(rng() % 5) - 2 : 0;
-      const FnProperty prop = rng() % 10 == 0 ? FnProperty::kCPUPrioritized : FnProperty::kNormal;
+      const unsigned pick = rng() % 10;
+      const FnProperty prop = pick == 0   ? FnProperty::kCPUPrioritized
+                              : pick < 4 ? FnProperty::kCPUSmall
+                                         : FnProperty::kNormal;
       auto body = [&values, op, apply] { apply(&values, *op); };
       if (i % 50 == 0) {  // completes later, from another thread
         engine_->PushAsync([&callbacks, body](RunContext, CallbackOnComplete done) {
@@ -205,6 +208,28 @@ TEST_P(EngineTest, reads_run_concurrently) {
   }
   WaitAll();
   EXPECT_EQ(saw_other_reader.load(), 2) << "the two reads of one var did not overlap";
+}
+
+TEST_P(EngineTest, small_op_runs_in_pusher_when_ready_else_after_its_dependencies) {
+  VarHandle x = NewVar(), y = NewVar();
+  const std::thread::id pusher = std::this_thread::get_id();
+  std::thread::id ran_on;
+  bool ran = false;
+  Run([&] { ran_on = std::this_thread::get_id(); ran = true; }, {x}, {y}, FnProperty::kCPUSmall);
+  EXPECT_TRUE(ran) << "a small op with free variables was not run at push";
+  EXPECT_EQ(ran_on, pusher);
+  if (!Threaded()) return;  // NaiveEngine runs every op at push
+  // With a write of its input still running, it must wait for that write (on a worker).
+  std::atomic<bool> release{false};
+  int value = 0, seen = -1;
+  Run([&] {
+    while (!release) sleep_for(1ms);
+    value = 5;
+  }, {}, {x});
+  Run([&] { seen = value; }, {x}, {y}, FnProperty::kCPUSmall);
+  release = true;
+  EXPECT_EQ(WaitVar(y), "");
+  EXPECT_EQ(seen, 5);
 }
 
 TEST_P(EngineTest, write_waits_for_earlier_reads) {
