@@ -96,6 +96,22 @@ class Engine {
                          const std::vector<VarHandle>& mutable_vars,
                          FnProperty prop = FnProperty::kNormal, int priority = 0,
                          const char* opr_name = nullptr, bool wait = false) = 0;
+  /*!
+   * \brief A synchronous function as a plain pointer and its state, for pushes that must not
+   * allocate (the imperative hot path). run(ctx, state) is called at most once; release(state)
+   * exactly once, when the engine no longer needs state: after run returned or threw, or
+   * instead of run when the op is skipped because an input holds an error.
+   */
+  struct RawSyncFn {
+    void (*run)(RunContext ctx, void* state){nullptr};
+    void (*release)(void* state){nullptr};
+    void* state{nullptr};
+  };
+  /*! \brief PushSync for a RawSyncFn, with the variables as arrays (same rules). */
+  virtual void PushRawSync(RawSyncFn fn, Context exec_ctx, const VarHandle* const_vars,
+                           size_t num_const, const VarHandle* mutable_vars, size_t num_mutable,
+                           FnProperty prop = FnProperty::kNormal, int priority = 0,
+                           const char* opr_name = nullptr) = 0;
   /*! \brief Delete var after every pending operation on it, then run delete_fn. */
   virtual void DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) = 0;
   /*! \brief Block until every operation pushed so far that writes var is done; rethrows

@@ -177,6 +177,8 @@ void ThreadedEngine::ReleaseOpr(ThreadedOpr* opr) {
   if (opr->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   opr->fn = nullptr;  // drops what the function captured, here and not in a later push
   opr->sync_fn = nullptr;
+  if (opr->raw_fn.release != nullptr) opr->raw_fn.release(opr->raw_fn.state);
+  opr->raw_fn = RawSyncFn();
   opr->detail = nullptr;
   opr->const_vars.clear();
   opr->mutable_vars.clear();
@@ -225,6 +227,22 @@ void ThreadedEngine::PushSyncImpl(SyncFn exec_fn, Context exec_ctx,
   ThreadedOpr* opr = NewOpr(const_vars.data(), const_vars.size(), mutable_vars.data(),
                             mutable_vars.size(), prop, opr_name);
   opr->sync_fn = std::move(exec_fn);
+  PushBlock(opr, exec_ctx, priority);
+}
+
+void ThreadedEngine::PushRawSync(RawSyncFn fn, Context exec_ctx, const VarHandle* const_vars,
+                                 size_t num_const, const VarHandle* mutable_vars,
+                                 size_t num_mutable, FnProperty prop, int priority,
+                                 const char* opr_name) {
+  try {
+    CheckContext(exec_ctx, opr_name);
+  } catch (...) {
+    if (fn.release != nullptr) fn.release(fn.state);
+    throw;
+  }
+  ThreadedOpr* opr =
+      NewOpr(const_vars, num_const, mutable_vars, num_mutable, prop, opr_name);
+  opr->raw_fn = fn;
   PushBlock(opr, exec_ctx, priority);
 }
 
@@ -318,7 +336,9 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
       run_ctx.stream = b->stream = WorkerStream(b->ctx.dev_id);
     }
 #endif
-    if (opr->sync_fn) {
+    if (opr->raw_fn.run != nullptr) {
+      opr->raw_fn.run(run_ctx, opr->raw_fn.state);
+    } else if (opr->sync_fn) {
       opr->sync_fn(run_ctx);
     } else {
       opr->fn(run_ctx, MakeCallback(&ThreadedEngine::OnCompleteStatic, b));

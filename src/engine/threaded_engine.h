@@ -115,6 +115,7 @@ class ThreadedVar final : public Var {
 struct ThreadedOpr final : public Opr {
   Engine::AsyncFn fn;
   Engine::SyncFn sync_fn;  // set instead of fn by PushSync: runs, then completes at once
+  Engine::RawSyncFn raw_fn;  // set instead of both by PushRawSync
   std::vector<ThreadedVar*> const_vars;
   std::vector<ThreadedVar*> mutable_vars;
   FnProperty prop{FnProperty::kNormal};
@@ -145,6 +146,9 @@ class ThreadedEngine : public Engine {
   void PushAsync(AsyncFn exec_fun, Context exec_ctx, const std::vector<VarHandle>& const_vars,
                  const std::vector<VarHandle>& mutable_vars, FnProperty prop, int priority,
                  const char* opr_name, bool wait) override;
+  void PushRawSync(RawSyncFn fn, Context exec_ctx, const VarHandle* const_vars, size_t num_const,
+                   const VarHandle* mutable_vars, size_t num_mutable, FnProperty prop,
+                   int priority, const char* opr_name) override;
   void DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) override;
   /*! \brief Threaded engines: calling this from inside an op is allowed but deadlocks when
    *  var's pending writes wait for that op (directly, or for a worker it occupies). */

@@ -22,6 +22,99 @@ namespace {
 constexpr size_t kSmallOpElements = 4096;
 
 thread_local bool tls_recording = false;
+
+// One queued kernel call: what the engine runs, recycled (with the capacity of its vectors)
+// so that dispatching a warm op allocates nothing here. The engine releases it after the run,
+// on whichever thread that was, or without running it when an input holds an error.
+struct KernelCall {
+  FCompute fn;
+  std::shared_ptr<const nnvm::NodeAttrs> attrs;
+  OpContext opctx;
+  std::vector<NDArray> inputs, outputs;
+  std::vector<TBlob> in_blobs, out_blobs;
+  std::vector<OpReqType> req;
+  KernelCall* pool_next{nullptr};
+
+  static void Run(RunContext rctx, void* state) {
+    KernelCall* c = static_cast<KernelCall*>(state);
+    c->in_blobs.clear();
+    c->out_blobs.clear();
+    for (const NDArray& a : c->inputs) c->in_blobs.push_back(a.data());
+    for (const NDArray& a : c->outputs) c->out_blobs.push_back(a.data());
+    c->req.assign(c->out_blobs.size(), kWriteTo);
+    c->opctx.run_ctx = rctx;
+    c->fn(*c->attrs, c->opctx, c->in_blobs, c->req, c->out_blobs);
+  }
+  static void Release(void* state) {
+    KernelCall* c = static_cast<KernelCall*>(state);
+    c->fn = nullptr;
+    c->attrs.reset();
+    c->opctx.requested.clear();
+    c->inputs.clear();  // frees the arrays' memory when this call held the last reference
+    c->outputs.clear();
+    c->in_blobs.clear();
+    c->out_blobs.clear();
+    Recycle(c);
+  }
+  static KernelCall* New();
+  static void Recycle(KernelCall* c);
+};
+
+// Free KernelCalls of this thread. Lock-free (nothing to hold across fork()); a call released
+// on a worker stays with that worker, and past kMax the rest go back to the heap. The flag is
+// trivially destructible, so code running after this thread's destructors (engine shutdown
+// at exit) still sees that the list is gone.
+struct KernelCallCache {
+  static constexpr int kMax = 64;
+  KernelCall* head{nullptr};
+  int size{0};
+  ~KernelCallCache();
+};
+thread_local KernelCallCache tls_calls;
+thread_local bool tls_calls_gone = false;
+
+KernelCallCache::~KernelCallCache() {
+  tls_calls_gone = true;
+  while (head != nullptr) {
+    KernelCall* next = head->pool_next;
+    delete head;
+    head = next;
+  }
+}
+
+KernelCall* KernelCall::New() {
+  if (tls_calls_gone || tls_calls.head == nullptr) return new KernelCall();
+  KernelCall* c = tls_calls.head;
+  tls_calls.head = c->pool_next;
+  --tls_calls.size;
+  c->pool_next = nullptr;
+  return c;
+}
+
+void KernelCall::Recycle(KernelCall* c) {
+  if (tls_calls_gone || tls_calls.size >= KernelCallCache::kMax) {
+    delete c;
+    return;
+  }
+  c->pool_next = tls_calls.head;
+  tls_calls.head = c;
+  ++tls_calls.size;
+}
+
+// Per-call scratch of Invoke, kept per thread so its vectors keep their capacity. An Invoke
+// nested in another (a kernel run inline that invokes an op), or one after this thread's
+// destructors ran, uses a fresh one.
+struct InvokeScratch {
+  std::vector<TShape> in_shapes, out_shapes;
+  std::vector<int> in_types, out_types;
+  std::vector<VarHandle> reads, writes;
+};
+thread_local int tls_invoke_depth = 0;  // 1 << 30 once this thread's scratch is gone
+struct ThreadScratch {
+  InvokeScratch scratch;
+  ~ThreadScratch() { tls_invoke_depth = 1 << 30; }
+};
+thread_local ThreadScratch tls_scratch;
 thread_local bool tls_training = false;
 std::atomic<imperative::InvokeHook> g_invoke_hook{nullptr};
 
@@ -203,9 +296,22 @@ void Imperative::Invoke(const Context& default_ctx,
                << " is not available (this build has no CUDA support)";
   }
 
+  InvokeScratch nested;
+  InvokeScratch& scratch = tls_invoke_depth == 0 ? tls_scratch.scratch : nested;
+  ++tls_invoke_depth;
+  struct DepthGuard {
+    ~DepthGuard() { --tls_invoke_depth; }
+  } depth_guard;
+
   // Shapes and dtypes.
-  std::vector<TShape> in_shapes(n_in), out_shapes(n_out);
-  std::vector<int> in_types(n_in), out_types(n_out, -1);
+  std::vector<TShape>& in_shapes = scratch.in_shapes;
+  std::vector<TShape>& out_shapes = scratch.out_shapes;
+  std::vector<int>& in_types = scratch.in_types;
+  std::vector<int>& out_types = scratch.out_types;
+  in_shapes.resize(n_in);
+  in_types.resize(n_in);
+  out_shapes.assign(n_out, TShape());
+  out_types.assign(n_out, -1);
   for (uint32_t i = 0; i < n_in; ++i) {
     in_shapes[i] = inputs[i]->shape();
     in_types[i] = inputs[i]->dtype();
@@ -243,18 +349,21 @@ void Imperative::Invoke(const Context& default_ctx,
   }
 
   CHECK(maps.fcompute_cpu.contains(op)) << "Operator " << op->name << " has no CPU kernel";
-  // By value: registering an attribute at run time may reallocate the map's storage.
-  FCompute fn = maps.fcompute_cpu[op];
-  OpContext opctx;
-  opctx.is_train = tls_training;
-  opctx.need_grad = tls_recording;
-  opctx.op_name = op->name.c_str();
+  size_t elements = 0;
+  for (const TShape& sh : in_shapes) elements += sh.Size();
+  for (const TShape& sh : out_shapes) elements += sh.Size();
+  const FnProperty prop = elements <= kSmallOpElements ? FnProperty::kCPUSmall : FnProperty::kNormal;
 
-  std::vector<VarHandle> reads, writes;
-  reads.reserve(n_in);
+  std::vector<VarHandle>& reads = scratch.reads;
+  std::vector<VarHandle>& writes = scratch.writes;
+  reads.clear();
+  writes.clear();
   for (NDArray* in : inputs) reads.push_back(in->var());
-  writes.reserve(n_out + 1);
   for (const NDArray& o : *outputs) writes.push_back(o.var());
+  if (maps.mutate.contains(op)) {
+    for (uint32_t idx : maps.mutate[op](attrs)) writes.push_back(inputs.at(idx)->var());
+  }
+  OpContext opctx;
   if (maps.resources.contains(op)) {
     for (const ResourceRequest& req : maps.resources[op](attrs)) {
       Resource r = RequestResource(ctx, req);
@@ -267,35 +376,27 @@ void Imperative::Invoke(const Context& default_ctx,
       opctx.requested.push_back(r);
     }
   }
-  std::vector<NDArray> in_arrays;
-  in_arrays.reserve(n_in);
-  for (NDArray* in : inputs) in_arrays.push_back(in->Detach());
-  if (maps.mutate.contains(op)) {
-    for (uint32_t idx : maps.mutate[op](attrs)) writes.push_back(inputs.at(idx)->var());
-  }
-  std::vector<NDArray> out_arrays;
-  out_arrays.reserve(n_out);
-  for (const NDArray& o : *outputs) out_arrays.push_back(o.Detach());
-  size_t elements = 0;
-  for (const TShape& sh : in_shapes) elements += sh.Size();
-  for (const TShape& sh : out_shapes) elements += sh.Size();
-  const FnProperty prop = elements <= kSmallOpElements ? FnProperty::kCPUSmall : FnProperty::kNormal;
+
+  std::shared_ptr<const engine::OprDetail> detail;
   if (imperative::InvokeHook hook = g_invoke_hook.load(std::memory_order_relaxed)) {
-    engine::SetNextOprDetail(hook(shared_attrs, inputs));
+    detail = hook(shared_attrs, inputs);
   }
-  Engine::Get()->PushSync(
-      [fn = std::move(fn), shared_attrs, opctx, in_arrays = std::move(in_arrays),
-       out_arrays = std::move(out_arrays)](RunContext rctx) mutable {
-        std::vector<TBlob> in_blobs, out_blobs;
-        in_blobs.reserve(in_arrays.size());
-        out_blobs.reserve(out_arrays.size());
-        for (const NDArray& a : in_arrays) in_blobs.push_back(a.data());
-        for (const NDArray& a : out_arrays) out_blobs.push_back(a.data());
-        std::vector<OpReqType> req(out_blobs.size(), kWriteTo);
-        opctx.run_ctx = rctx;
-        fn(*shared_attrs, opctx, in_blobs, req, out_blobs);
-      },
-      ctx, reads, writes, prop, 0, op->name.c_str());
+  KernelCall* call = KernelCall::New();
+  // By value: registering an attribute at run time may reallocate the map's storage.
+  call->fn = maps.fcompute_cpu[op];
+  call->attrs = shared_attrs;
+  call->opctx.is_train = tls_training;
+  call->opctx.need_grad = tls_recording;
+  call->opctx.op_name = op->name.c_str();
+  call->opctx.random_seed = opctx.random_seed;
+  call->opctx.random_stream = opctx.random_stream;
+  call->opctx.requested.swap(opctx.requested);
+  for (NDArray* in : inputs) call->inputs.push_back(in->Detach());
+  for (const NDArray& o : *outputs) call->outputs.push_back(o.Detach());
+  if (detail) engine::SetNextOprDetail(std::move(detail));
+  Engine::Get()->PushRawSync({&KernelCall::Run, &KernelCall::Release, call}, ctx, reads.data(),
+                             reads.size(), writes.data(), writes.size(), prop, 0,
+                             op->name.c_str());
 
   if (tls_recording) RecordOp(attrs, inputs, Pointers(outputs));
 }

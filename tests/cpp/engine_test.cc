@@ -303,6 +303,37 @@ TEST_P(EngineTest, exception_propagates_to_readers_outputs_and_is_reported_once)
   EXPECT_EQ(WaitAll(), "");
 }
 
+TEST_P(EngineTest, raw_sync_fn_is_released_once_whether_it_runs_throws_or_is_skipped) {
+  struct State {
+    std::atomic<int> runs{0}, releases{0};
+    bool fail{false};
+  };
+  auto run = [](RunContext, void* p) {
+    State* st = static_cast<State*>(p);
+    st->runs++;
+    if (st->fail) throw std::runtime_error("raw op failed");
+  };
+  auto release = [](void* p) { static_cast<State*>(p)->releases++; };
+  VarHandle x = NewVar(), y = NewVar();
+  State ok, failing, skipped;
+  failing.fail = true;
+  for (FnProperty prop : {FnProperty::kNormal, FnProperty::kCPUSmall}) {
+    ok.runs = ok.releases = failing.runs = failing.releases = 0;
+    skipped.runs = skipped.releases = 0;
+    engine_->PushRawSync({run, release, &ok}, kCPU, nullptr, 0, &x, 1, prop);
+    engine_->PushRawSync({run, release, &failing}, kCPU, &x, 1, &y, 1, prop);
+    engine_->PushRawSync({run, release, &skipped}, kCPU, &y, 1, &x, 1, prop);
+    EXPECT_TRUE(HasError(WaitVar(x), "raw op failed"));
+    EXPECT_EQ(WaitAll(), "");
+    EXPECT_EQ(ok.runs, 1);
+    EXPECT_EQ(ok.releases, 1);
+    EXPECT_EQ(failing.runs, 1);
+    EXPECT_EQ(failing.releases, 1);
+    EXPECT_EQ(skipped.runs, 0) << "an op reading a failed var must not run";
+    EXPECT_EQ(skipped.releases, 1);
+  }
+}
+
 TEST_P(EngineTest, write_to_failed_var_is_skipped_until_a_no_skip_write_clears_it) {
   VarHandle x = NewVar();
   bool plain_ran = false, no_skip_ran = false;
