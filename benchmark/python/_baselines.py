@@ -219,6 +219,35 @@ def run_all(snippets, cfg, timeout, only=None):
     return results
 
 
+def run_rounds(snippets, cfg, timeout, only=None, rounds=1, higher_is_better=False):
+    """run_all `rounds` times, every implementation once per round (so a slow period of a
+    noisy machine hits all of them alike), keeping each case's best value over the rounds.
+    An implementation that fails in any round is reported with that round's reason."""
+    merged = {}
+    for _ in range(max(1, rounds)):
+        for impl, (res, why) in run_all(snippets, cfg, timeout, only).items():
+            prev = merged.get(impl)
+            if prev is None:
+                merged[impl] = (res, why)
+                continue
+            if prev[0] is None:
+                continue
+            if res is None:
+                merged[impl] = (None, why)
+                continue
+            best = prev[0]
+            for case, v in res.items():
+                if case.startswith('_') or v is None:
+                    continue
+                old = best.get(case)
+                if old is None or (v > old if higher_is_better else v < old):
+                    best[case] = v
+    for impl, (res, _) in merged.items():
+        if res is not None:
+            res.setdefault('_meta', {})['rounds'] = max(1, rounds)
+    return merged
+
+
 def _fmt(v):
     if v is None:
         return 'n/a'
@@ -290,13 +319,18 @@ def report(bench, cases, results, unit, higher_is_better, baseline_case=None, cf
         print(json.dumps(rec, sort_keys=True))
 
 
-def main_common(argv, description):
+def main_common(argv, description, rounds_default=None):
+    """Parse the common flags; --rounds (see run_rounds) exists when rounds_default is set."""
     import argparse
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument('--quick', action='store_true', help='tiny smoke run')
     ap.add_argument('--only', default='', help='comma list of: ' + ','.join(IMPLS))
     ap.add_argument('--timeout', type=int, default=45,
                     help='seconds per child process (default 45)')
+    if rounds_default is not None:
+        ap.add_argument('--rounds', type=int, default=rounds_default,
+                        help='run every implementation this many times, interleaved, and '
+                             'keep the best value of each case (default %d)' % rounds_default)
     args = ap.parse_args(argv)
     only = [x for x in args.only.split(',') if x] or None
     if only:

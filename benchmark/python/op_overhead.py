@@ -11,11 +11,13 @@ Cases, all on 1-element float32 arrays:
 
 MXNet-API runs (framework under test and MXNet 1.9.1) call the op N times and then
 mx.nd.waitall() inside the timed region (the engine is asynchronous); the reported
-figure is the best of several repeats divided by N.  See _baselines.py for how the
+figure is the best of several repeats divided by N, and the best of --rounds runs of every
+implementation taken in turn (default 3), so that a slow period of a noisy machine does not
+land on one implementation only.  See _baselines.py for how the
 implementations (numpy, MXNet 1.9.1, Debian's PyTorch 1.13, PyPI's current PyTorch)
 are found.  Not part of pass/fail.
 
-    python benchmark/python/op_overhead.py [--quick] [--only mxnet,numpy,...]
+    python benchmark/python/op_overhead.py [--quick] [--rounds R] [--only mxnet,numpy,...]
 """
 import os
 import sys
@@ -110,10 +112,10 @@ CASES = ['add', 'add_record', 'exp', 'exp_record', 'relu', 'relu_record']
 
 def main(argv=None):
     t0 = time.time()
-    args, only = _baselines.main_common(argv, __doc__.splitlines()[0])
+    args, only = _baselines.main_common(argv, __doc__.splitlines()[0], rounds_default=3)
     cfg = {'n': 200, 'repeats': 3} if args.quick else {'n': 2000, 'repeats': 7}
-    results = _baselines.run_all({'mxnet': MX, 'numpy': NP, 'torch': TORCH}, cfg,
-                                 args.timeout, only)
+    results = _baselines.run_rounds({'mxnet': MX, 'numpy': NP, 'torch': TORCH}, cfg,
+                                    args.timeout, only, 1 if args.quick else args.rounds)
     _baselines.report('op_overhead', CASES, results, 'us/call', higher_is_better=False,
                       baseline_case={c + '_record': c for c in ('add', 'exp', 'relu')},
                       cfg=cfg)

@@ -11,7 +11,6 @@
 namespace mxnet {
 namespace {
 
-using AttrsPtr = std::shared_ptr<const nnvm::NodeAttrs>;
 
 /*! \brief Text of a Python value as MXNet's front passes kwargs to the C++ parser. */
 std::string KwargText(const py::handle& v) {
@@ -113,14 +112,73 @@ const OpSignature& Signature(const nnvm::Op* op) {
   return cache.emplace(op, std::move(sig)).first->second;
 }
 
+}  // namespace
+
 /*! \brief Cached attrs of an op called with no kwargs (the binary fast paths). */
-AttrsPtr PlainAttrs(const char* op_name) {
-  static std::unordered_map<std::string, AttrsPtr> cache;
-  auto it = cache.find(op_name);
-  if (it != cache.end()) return it->second;
-  AttrsPtr a = Imperative::ParseAttrs(nnvm::Op::GetOrThrow(op_name), {});
-  cache.emplace(op_name, a);
+AttrsPtr PlainAttrs(const char* op_name) { return PlainAttrsOf(nnvm::Op::GetOrThrow(op_name)); }
+
+AttrsPtr PlainAttrsOf(const nnvm::Op* op) {
+  static std::vector<AttrsPtr> cache;  // by op index
+  if (op->index() < cache.size() && cache[op->index()]) return cache[op->index()];
+  AttrsPtr a = Imperative::ParseAttrs(op, {});
+  if (cache.size() <= op->index()) cache.resize(op->index() + 1);
+  cache[op->index()] = a;
   return a;
+}
+
+PyObject* CallOp(uint32_t op_index, PyObject* const* args, size_t nargs, PyObject* kwnames) {
+  try {
+    // Positional NDArrays (or one list of them for variadic ops) are inputs, other positional
+    // values fill the op's arguments in order; keywords may name arguments, array inputs, out
+    // and name. Doing this here keeps Python-level loops off the per-call path.
+    const nnvm::Op* op = OpFromIndex(op_index);
+    const OpSignature& sig = Signature(op);
+    std::vector<NDArray*> in;
+    std::unordered_map<std::string, std::string> kw;
+    size_t next_param = 0;
+    py::object out = py::none();
+    for (size_t i = 0; i < nargs; ++i) {
+      py::handle a(args[i]);
+      if (py::isinstance<NDArray>(a)) {
+        in.push_back(a.cast<NDArray*>());
+      } else if (sig.variadic && (py::isinstance<py::list>(a) || py::isinstance<py::tuple>(a)) &&
+                 py::len(a) > 0 && py::isinstance<NDArray>(a.cast<py::sequence>()[0])) {
+        for (auto item : a) in.push_back(CastInput(op, item));
+      } else if (a.is_none() && next_param == 0 && in.size() < sig.array_names.size()) {
+        continue;  // an optional array input passed as None
+      } else {
+        if (next_param >= sig.param_names.size()) {
+          throw py::type_error(op->name + "() takes at most " +
+                               std::to_string(sig.param_names.size()) +
+                               " positional parameters");
+        }
+        kw.emplace(sig.param_names[next_param++], KwargText(a));
+      }
+    }
+    const size_t nkw = kwnames != nullptr ? static_cast<size_t>(PyTuple_GET_SIZE(kwnames)) : 0;
+    for (size_t i = 0; i < nkw; ++i) {
+      std::string key = py::handle(PyTuple_GET_ITEM(kwnames, i)).cast<std::string>();
+      py::handle v(args[nargs + i]);
+      if (key == "out") {
+        out = py::reinterpret_borrow<py::object>(v);
+      } else if (key == "name") {
+        continue;
+      } else if (sig.IsArrayName(key)) {
+        if (!v.is_none()) in.push_back(CastInput(op, v));
+      } else if (v.is_none() && (key == "ctx" || key == "dtype")) {
+        continue;
+      } else if (!kw.emplace(key, KwargText(v)).second) {
+        throw py::type_error(op->name + "() got multiple values for argument '" + key + "'");
+      }
+    }
+    AttrsPtr attrs = kw.empty() && sig.num_args_key.empty()
+                         ? PlainAttrsOf(op)
+                         : Imperative::ParseAttrs(op, std::move(kw), static_cast<int>(in.size()));
+    return RunOp(attrs, in, out).release().ptr();
+  } catch (...) {
+    SetPythonErrorFromCurrentException();
+    return nullptr;
+  }
 }
 
 /*! \brief Attrs of a scalar op for one scalar value; recent values are cached per op. */
@@ -174,6 +232,8 @@ void InvokeInto(const AttrsPtr& attrs, NDArray* a, NDArray* b, NDArray* dst) {
   Imperative::Get()->Invoke(a->ctx(), attrs, in, &out);
   dst->set_entry(out[0].entry());
 }
+
+namespace {
 
 /*! \brief Register lhs OP rhs for NDArray and Python-scalar operands (and the in-place form). */
 void DefBinary(py::class_<NDArray>& cls, const char* dunder, const char* idunder, const char* rdunder,
@@ -234,7 +294,7 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls) {
     in.reserve(py::len(inputs));
     for (auto item : inputs) in.push_back(CastInput(op, item));
     AttrsPtr attrs = kw.empty() && op->key_var_num_args.empty()
-                         ? PlainAttrs(op->name.c_str())
+                         ? PlainAttrsOf(op)
                          : Imperative::ParseAttrs(op, std::move(kw), static_cast<int>(in.size()));
     return RunOp(attrs, in, out);
   }, py::arg("op"), py::arg("inputs"), py::arg("kwargs") = py::none(), py::arg("out") = py::none());
@@ -271,57 +331,6 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls) {
     }
     return ret;
   });
-  /*!
-   * call_op(op_index, args, kwargs): the body of every generated mx.nd.<op> function.
-   * Positional NDArrays (or one list of them for variadic ops) are inputs, other positional
-   * values fill the op's arguments in order; kwargs may name arguments, array inputs, out
-   * and name. Doing this here keeps Python-level loops off the per-call path.
-   */
-  m.def("call_op", [](uint32_t op_index, const py::args& args, const py::kwargs& kwargs) -> py::object {
-    const nnvm::Op* op = OpFromIndex(op_index);
-    const OpSignature& sig = Signature(op);
-    std::vector<NDArray*> in;
-    std::unordered_map<std::string, std::string> kw;
-    size_t next_param = 0;
-    py::object out = py::none();
-    for (auto a : args) {
-      if (py::isinstance<NDArray>(a)) {
-        in.push_back(a.cast<NDArray*>());
-      } else if (sig.variadic && (py::isinstance<py::list>(a) || py::isinstance<py::tuple>(a)) &&
-                 py::len(a) > 0 && py::isinstance<NDArray>(a.cast<py::sequence>()[0])) {
-        for (auto item : a) in.push_back(CastInput(op, item));
-      } else if (a.is_none() && next_param == 0 && in.size() < sig.array_names.size()) {
-        continue;  // an optional array input passed as None
-      } else {
-        if (next_param >= sig.param_names.size()) {
-          throw py::type_error(op->name + "() takes at most " +
-                               std::to_string(sig.param_names.size()) +
-                               " positional parameters");
-        }
-        kw.emplace(sig.param_names[next_param++], KwargText(a));
-      }
-    }
-    for (auto item : kwargs) {
-      std::string key = item.first.cast<std::string>();
-      py::handle v = item.second;
-      if (key == "out") {
-        out = py::reinterpret_borrow<py::object>(v);
-      } else if (key == "name") {
-        continue;
-      } else if (sig.IsArrayName(key)) {
-        if (!v.is_none()) in.push_back(CastInput(op, v));
-      } else if (v.is_none() && (key == "ctx" || key == "dtype")) {
-        continue;
-      } else if (!kw.emplace(key, KwargText(v)).second) {
-        throw py::type_error(op->name + "() got multiple values for argument '" + key + "'");
-      }
-    }
-    AttrsPtr attrs = kw.empty() && sig.num_args_key.empty()
-                         ? PlainAttrs(op->name.c_str())
-                         : Imperative::ParseAttrs(op, std::move(kw), static_cast<int>(in.size()));
-    return RunOp(attrs, in, out);
-  });
-
   DefBinary(cls, "__add__", "__iadd__", "__radd__", "broadcast_add", "_plus_scalar", "_plus_scalar");
   DefBinary(cls, "__sub__", "__isub__", "__rsub__", "broadcast_sub", "_minus_scalar", "_rminus_scalar");
   DefBinary(cls, "__mul__", "__imul__", "__rmul__", "broadcast_mul", "_mul_scalar", "_mul_scalar");

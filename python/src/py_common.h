@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <string>
 
 #include "mxnet/ndarray.h"
@@ -14,6 +15,11 @@
  *  the profiler with profile_api; one branch when off). */
 #define MXNET_PY_API(c_api_name) ::mxnet::profiler::ApiCallScope mxnet_api_scope_(c_api_name)
 
+namespace nnvm {
+class Op;
+struct NodeAttrs;
+}
+
 namespace mxnet {
 namespace py = pybind11;
 
@@ -22,6 +28,7 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls);
 void DefineAutograd(py::module_& m);
 void DefineRuntime(py::module_& m);
 void DefineSymbol(py::module_& m);
+void DefineOpFunction(py::module_& m);
 
 /*! \brief Context from the (device_type, device_id) pair the Python front passes. */
 inline Context MakeContext(int dev_type, int dev_id) {
@@ -31,6 +38,29 @@ inline Context MakeContext(int dev_type, int dev_id) {
   }
   return Context(static_cast<Context::DeviceType>(dev_type), dev_id);
 }
+
+using AttrsPtr = std::shared_ptr<const nnvm::NodeAttrs>;
+/*! \brief Cached attrs of an op called with no kwargs. */
+AttrsPtr PlainAttrs(const char* op_name);
+AttrsPtr PlainAttrsOf(const nnvm::Op* op);
+/*! \brief The body of every generated mx.nd.<op> function, as a vectorcall: positional args,
+ *  then the values of the keywords named in kwnames (a tuple, or null). Returns a new
+ *  reference, or null with the Python error set. */
+PyObject* CallOp(uint32_t op_index, PyObject* const* args, size_t nargs, PyObject* kwnames);
+/*! \brief Attrs of a scalar op (scalar=value); recent values are cached per op. */
+AttrsPtr ScalarAttrs(const char* op_name, double scalar, bool is_int);
+/*! \brief Run a one- or two-input op and return its first output. */
+NDArray InvokeSingle(const AttrsPtr& attrs, NDArray* a, NDArray* b);
+/*! \brief Run a one- or two-input op writing into dst (x += y). */
+void InvokeInto(const AttrsPtr& attrs, NDArray* a, NDArray* b, NDArray* dst);
+/*! \brief The mxnet.base.MXNetError type (set by the module's init). */
+PyObject* MXNetErrorType();
+/*! \brief Inside a catch block: set the Python error pybind11 would set for the exception
+ *  in flight (for entry points that bypass pybind11's dispatcher). */
+void SetPythonErrorFromCurrentException();
+/*! \brief Install the CPython-level fast paths of NDArray arithmetic (after its pybind11
+ *  operators are defined, which they fall back to). */
+void InstallFastArithmetic(py::class_<NDArray>& cls);
 
 /*! \brief numpy dtype name of a dtype flag ("float32", ...). */
 std::string NumpyName(int dtype);

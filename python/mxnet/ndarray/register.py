@@ -15,19 +15,11 @@ def _doc(info):
     return "\n".join(lines)
 
 
-def make_op_function(op_name, func_name=None):
-    """Build the Python function for one registered operator (argument handling is in C++)."""
+def make_op_function(op_name, func_name=None, module="mxnet.ndarray"):
+    """Build the function for one registered operator: a C++ callable (argument handling and
+    the call are in C++, with no Python frame per call) with its name and docstring."""
     info = _ffi.op_info(op_name)
-    index = info["index"]
-    call_op = _ffi.call_op
-
-    def op_function(*args, **kwargs):
-        return call_op(index, *args, **kwargs)
-
-    op_function.__name__ = func_name or op_name
-    op_function.__qualname__ = op_function.__name__
-    op_function.__doc__ = _doc(info)
-    return op_function
+    return _ffi.make_op_function(info["index"], func_name or op_name, _doc(info), module)
 
 
 def _public_name(name):
@@ -37,10 +29,10 @@ def _public_name(name):
 def populate(module, internal_module, contrib_module, random_module, linalg_module):
     """Attach every registered op to the mx.nd namespaces the way MXNet 1.9 lays them out."""
     for name in _ffi.list_op_names():
-        func = make_op_function(name)
+        func = make_op_function(name, module=module.__name__)
         if name.startswith("_contrib_"):
             short = name[len("_contrib_"):]
-            setattr(contrib_module, short, make_op_function(name, short))
+            setattr(contrib_module, short, make_op_function(name, short, contrib_module.__name__))
             setattr(internal_module, name, func)
         elif name.startswith("_random_") or name.startswith("_sample_"):
             setattr(internal_module, name, func)
@@ -48,10 +40,11 @@ def populate(module, internal_module, contrib_module, random_module, linalg_modu
             short = name[len("_random_"):]
             if (random_module is not None and name.startswith("_random_")
                     and not hasattr(random_module, short)):
-                setattr(random_module, short, make_op_function(name, short))
+                setattr(random_module, short,
+                        make_op_function(name, short, random_module.__name__))
         elif name.startswith("_linalg_"):
             short = name[len("_linalg_"):]
-            setattr(linalg_module, short, make_op_function(name, short))
+            setattr(linalg_module, short, make_op_function(name, short, linalg_module.__name__))
             setattr(internal_module, name, func)
         elif name.startswith("linalg_"):
             setattr(module, name, func)
