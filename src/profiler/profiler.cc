@@ -34,8 +34,6 @@ std::atomic<int> g_active_mask{0};
 
 namespace {
 
-const std::chrono::steady_clock::time_point g_origin = std::chrono::steady_clock::now();
-
 // ---- per-thread buffers ----
 
 struct BufferRegistry {
@@ -47,6 +45,16 @@ BufferRegistry& Buffers() {
   return *r;
 }
 thread_local ThreadBuffer* tls_buffer = nullptr;  // trivially destructible on purpose
+
+struct SpareChunks {
+  static constexpr size_t kMax = 16;  // about 6 MB of events kept for reuse
+  std::mutex mu;
+  std::vector<std::vector<Event>> chunks;
+};
+SpareChunks& Spares() {
+  static SpareChunks* s = new SpareChunks();  // never destroyed, like the buffers
+  return *s;
+}
 
 // ---- the state behind Profiler ----
 
@@ -179,20 +187,56 @@ void OnOpEnd(const engine::OprExecInfo& info) {
   Append(std::move(ev));
 }
 
+// A loop invokes one op with the same attrs on the same shapes again and again: the detail
+// made for the last such call serves again (details are never changed once made). A few per
+// thread, never freed (like the buffers); each entry keeps its attrs alive, so an attrs
+// pointer cannot be reused by another op while it is cached.
+struct DetailCache {
+  static constexpr size_t kSize = 8;
+  std::shared_ptr<const OpDetail> entries[kSize];
+  const std::string* scope[kSize] = {};
+  const std::string* custom[kSize] = {};
+  size_t next{0};
+};
+thread_local DetailCache* tls_details = nullptr;
+
+bool SameShapes(const OpDetail& d, const std::vector<NDArray*>& inputs) {
+  if (d.shapes.size() != inputs.size()) return false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!(d.shapes[i] == inputs[i]->shape())) return false;
+  }
+  return true;
+}
+
 std::shared_ptr<const engine::OprDetail> OnInvoke(
     const std::shared_ptr<const nnvm::NodeAttrs>& attrs, const std::vector<NDArray*>& inputs) {
   if (!Recording(kImperative)) return nullptr;
+  if (tls_details == nullptr) tls_details = new DetailCache();
+  DetailCache& cache = *tls_details;
+  const std::string* scope = g_scope;
+  const std::string* custom = (tls_custom_calls != nullptr && !tls_custom_calls->empty())
+                                  ? tls_custom_calls->back().name
+                                  : nullptr;
+  for (size_t i = 0; i < DetailCache::kSize; ++i) {
+    const OpDetail* d = cache.entries[i].get();
+    if (d != nullptr && d->attrs == attrs && cache.scope[i] == scope &&
+        cache.custom[i] == custom && SameShapes(*d, inputs)) {
+      return cache.entries[i];
+    }
+  }
   auto d = std::make_shared<OpDetail>();
   d->attrs = attrs;
   d->shapes.reserve(inputs.size());
   for (const NDArray* in : inputs) d->shapes.push_back(in->shape());
-  if (const std::string* scope = g_scope) {
-    d->scoped_name = *scope + attrs->op->name;
-  }
-  if (tls_custom_calls != nullptr && !tls_custom_calls->empty()) {
-    d->scoped_name = *tls_custom_calls->back().name + "::" + attrs->op->name;
+  if (scope != nullptr) d->scoped_name = *scope + attrs->op->name;
+  if (custom != nullptr) {
+    d->scoped_name = *custom + "::" + attrs->op->name;
     d->category = CustomOperatorCategory();
   }
+  const size_t slot = cache.next++ % DetailCache::kSize;
+  cache.entries[slot] = d;
+  cache.scope[slot] = scope;
+  cache.custom[slot] = custom;
   return d;
 }
 
@@ -229,14 +273,15 @@ void DrainLocked() {
     BufferRegistry& r = Buffers();
     std::lock_guard<std::mutex> lock(r.mu);
     for (auto& buf : r.buffers) {
-      std::lock_guard<std::mutex> block(buf->mu);
-      if (buf->events.empty()) continue;
-      if (taken.empty()) {
-        taken.swap(buf->events);
-      } else {
-        taken.insert(taken.end(), std::make_move_iterator(buf->events.begin()),
-                     std::make_move_iterator(buf->events.end()));
-        buf->events.clear();
+      std::vector<std::vector<Event>> chunks;
+      {
+        std::lock_guard<SpinLock> block(buf->mu);
+        chunks.swap(buf->chunks);
+      }
+      for (std::vector<Event>& chunk : chunks) {
+        taken.insert(taken.end(), std::make_move_iterator(chunk.begin()),
+                     std::make_move_iterator(chunk.end()));
+        ReturnChunk(std::move(chunk));
       }
     }
   }
@@ -384,8 +429,14 @@ void StartFlusherLocked() {
 
 // fork(): only the forking thread survives; the child forgets the flusher and the open
 // continuous file (the parent owns both) and starts stopped.
-void ForkPrepare() { S().mu.lock(); }
-void ForkParent() { S().mu.unlock(); }
+void ForkPrepare() {
+  S().mu.lock();
+  Spares().mu.lock();
+}
+void ForkParent() {
+  Spares().mu.unlock();
+  S().mu.unlock();
+}
 void ForkChild() {
   State& s = S();
   s.flusher = nullptr;  // the thread does not exist here; leak the object
@@ -393,6 +444,7 @@ void ForkChild() {
   s.running = false;
   s.kept.clear();
   ApplyStateLocked();
+  Spares().mu.unlock();
   s.mu.unlock();
 }
 
@@ -408,22 +460,38 @@ bool ParseBool(const std::string& key, const std::string& v) {
 
 // ---- public functions ----
 
-int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                              g_origin)
-      .count();
-}
-
 ThreadBuffer* ThisThreadBuffer() {
   if (tls_buffer != nullptr) return tls_buffer;
   auto buf = std::make_unique<ThreadBuffer>();
-  buf->events.reserve(1024);
   BufferRegistry& r = Buffers();
   std::lock_guard<std::mutex> lock(r.mu);
   buf->tid = static_cast<uint32_t>(r.buffers.size() + 1);
   tls_buffer = buf.get();
   r.buffers.push_back(std::move(buf));
   return tls_buffer;
+}
+
+std::vector<Event> TakeChunk() {
+  SpareChunks& s = Spares();
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (!s.chunks.empty()) {
+      std::vector<Event> chunk = std::move(s.chunks.back());
+      s.chunks.pop_back();
+      return chunk;
+    }
+  }
+  std::vector<Event> chunk;
+  chunk.reserve(ThreadBuffer::kChunkEvents);
+  return chunk;
+}
+
+void ReturnChunk(std::vector<Event>&& chunk) {
+  chunk.clear();
+  if (chunk.capacity() != ThreadBuffer::kChunkEvents) return;
+  SpareChunks& s = Spares();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (s.chunks.size() < SpareChunks::kMax) s.chunks.push_back(std::move(chunk));
 }
 
 ProfilerConfig ParseConfig(const std::vector<std::pair<std::string, std::string>>& kv) {
@@ -525,7 +593,10 @@ void Profiler::SetState(bool running) {
   {
     std::lock_guard<std::mutex> lock(s.mu);
     s.running = running;
-    if (running) s.paused = false;
+    if (running) {
+      s.paused = false;
+      EnableFastClock();
+    }
     ApplyStateLocked();
     if (running && s.config.continuous_dump) StartFlusherLocked();
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mxnet/base.h"
+#include "profiler/clock.h"
 
 namespace mxnet {
 namespace profiler {
@@ -43,9 +44,6 @@ struct ProfilerConfig {
  *  dmlc::Error naming the key for an unknown key, a bad value, or profile_process="server".
  */
 ProfilerConfig ParseConfig(const std::vector<std::pair<std::string, std::string>>& kv);
-
-/*! \brief Nanoseconds since the profiler's clock origin (steady clock). */
-int64_t NowNs();
 
 /*! \brief Sort keys of the aggregate table, in MXNet's C API numbering. */
 enum SortBy : int { kSortTotal = 0, kSortAvg = 1, kSortMin = 2, kSortMax = 3, kSortCount = 4 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cctype>
 #include <cstring>
 #include <cstdio>
@@ -175,6 +176,28 @@ TEST(ProfilerStateTest, records_only_while_running_and_not_paused) {
   EXPECT_TRUE(Recording(kImperative));
   p->SetState(false);
   EXPECT_FALSE(Recording(kImperative | kAPI | kMemory));
+}
+
+TEST(ProfilerClockTest, fast_clock_is_monotonic_and_runs_at_the_steady_clock_rate) {
+  EnableFastClock();  // the time-stamp counter where the kernel's clock is the TSC
+  int64_t prev = NowNs();
+  for (int i = 0; i < 100000; ++i) {
+    const int64_t now = NowNs();
+    ASSERT_GE(now, prev) << "the profiler clock went backwards";
+    prev = now;
+  }
+  const auto s0 = std::chrono::steady_clock::now();
+  const int64_t n0 = NowNs();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const int64_t n1 = NowNs();
+  const auto s1 = std::chrono::steady_clock::now();
+  const double steady_ns = std::chrono::duration<double, std::nano>(s1 - s0).count();
+  // n1 - n0 lies inside [s0, s1]; the bracket is at most a scheduling delay wider.
+  EXPECT_LE(n1 - n0, steady_ns * 1.001 + 1000);
+  EXPECT_GE(n1 - n0, 50e6 * 0.999);
+  // And it stays on the steady clock's time line (the origin of trace timestamps).
+  const int64_t steady_now = clock_detail::SteadyNs();
+  EXPECT_LT(std::abs(NowNs() - steady_now), 1000000) << "more than 1 ms off steady_clock";
 }
 
 // Ops pushed from several threads to an engine with many workers: every op appears once,

@@ -179,6 +179,50 @@ def test_op_events_carry_device_arguments_and_input_shapes(tmp_path):
     assert total["args"].get("keepdims") in ("True", "true", "1")
 
 
+def test_repeated_ops_keep_their_own_shapes_arguments_and_scope(tmp_path):
+    # The profiler reuses what it recorded for a call like the last ones; a change in input
+    # shape, argument or scope must still show in each event.
+    x, y = mx.nd.ones((2, 3)), mx.nd.ones((5,))
+
+    def body():
+        for _ in range(3):
+            mx.nd.relu(x)
+        mx.nd.relu(y)
+        mx.nd.relu(x)
+        mx.nd.sum(x, axis=0)
+        mx.nd.sum(x, axis=1)
+        with profiler.scope("inner:"):
+            mx.nd.relu(x)
+        mx.nd.relu(x)
+    spans_ = [(n, a["args"]) for n, _, _, a in op_spans(profile(tmp_path, body))
+              if n.endswith("relu") or n == "sum"]
+    assert [(n, a["shapes"]) for n, a in spans_] == [
+        ("relu", [[2, 3]]), ("relu", [[2, 3]]), ("relu", [[2, 3]]), ("relu", [[5]]),
+        ("relu", [[2, 3]]), ("sum", [[2, 3]]), ("sum", [[2, 3]]), ("inner:relu", [[2, 3]]),
+        ("relu", [[2, 3]])]
+    assert [a["args"].get("axis") for n, a in spans_ if n == "sum"] in (
+        ["0", "1"], ["(0,)", "(1,)"])
+
+
+def test_many_events_across_dumps_are_all_kept_in_time_order(tmp_path):
+    # More events than one buffer chunk holds, twice, with a dump in between.
+    x = mx.nd.ones((1,))
+
+    def body():
+        for _ in range(6000):
+            x + x
+    for name in ("first.json", "second.json"):
+        t0 = time.time()
+        events = profile(tmp_path, body, name=name)
+        elapsed_us = (time.time() - t0) * 1e6
+        adds = [s for s in op_spans(events) if s[0] == "broadcast_add"]
+        assert len(adds) == 6000
+        starts = [s[1] for s in adds]
+        assert starts == sorted(starts)
+        # Timestamps run at the wall clock's rate (checked against this test's own timing).
+        assert 0 < starts[-1] - starts[0] <= elapsed_us
+
+
 def test_imperative_only_mode_records_ops_but_no_memory(tmp_path):
     events = profile(tmp_path, chain_of_ops, profile_all=False, profile_imperative=True,
                      profile_memory=False, profile_api=False, profile_symbolic=False)
