@@ -112,6 +112,12 @@ class Engine {
                            size_t num_const, const VarHandle* mutable_vars, size_t num_mutable,
                            FnProperty prop = FnProperty::kNormal, int priority = 0,
                            const char* opr_name = nullptr) = 0;
+  /*!
+   * \brief Delete var at once when nothing is queued on it and exec_ctx is a CPU (the common
+   *  end of an array); returns whether it did. When it did, whatever the var guarded may be
+   *  freed by the caller right away; when not, nothing happened (use DeleteVariable).
+   */
+  virtual bool DeleteVariableIfIdle(Context exec_ctx, VarHandle var) { return false; }
   /*! \brief Delete var after every pending operation on it, then run delete_fn. */
   virtual void DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) = 0;
   /*! \brief Block until every operation pushed so far that writes var is done; rethrows

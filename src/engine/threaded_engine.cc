@@ -200,7 +200,7 @@ void ThreadedEngine::PushBlock(ThreadedOpr* opr, Context ctx, int priority) {
   {
     // Queuing on several vars must look atomic, or two pushers could queue in opposite
     // orders on two vars and wait for each other forever.
-    std::unique_lock<std::mutex> lock(push_mu_, std::defer_lock);
+    std::unique_lock<common::SpinLock> lock(push_mu_, std::defer_lock);
     if (num_vars > 1) lock.lock();
     for (ThreadedVar* v : opr->const_vars) granted += v->AppendRead(b);
     for (ThreadedVar* v : opr->mutable_vars) granted += v->AppendWrite(b);
@@ -264,21 +264,26 @@ void ThreadedEngine::Push(OprHandle op, Context exec_ctx, int priority, bool /*p
 
 void ThreadedEngine::DeleteOperator(OprHandle op) { ReleaseOpr(ThreadedOpr::Cast(op)); }
 
-void ThreadedEngine::DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) {
-  CheckContext(exec_ctx, "DeleteVariable");
-  ThreadedVar* v = ThreadedVar::Cast(var);
+bool ThreadedEngine::DeleteVariableIfIdle(Context exec_ctx, VarHandle var) {
   // The common case: an array goes away after its last operation finished. Nothing can queue
   // on the var any more (its owner is deleting it), so an idle host var is deleted here rather
   // than through a push, a worker hand-off and a completion for every array. Device memory and
   // vars with queued uses go through the queue, which orders the delete after those uses.
-  if (exec_ctx.dev_mask() == Context::kCPU && v->IsIdle()) {
+  ThreadedVar* v = ThreadedVar::Cast(var);
+  if (exec_ctx.dev_mask() != Context::kCPU || !v->IsIdle()) return false;
+  v->ResetForReuse();
+  ObjectPool<ThreadedVar>::Delete(v);
+  return true;
+}
+
+void ThreadedEngine::DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) {
+  CheckContext(exec_ctx, "DeleteVariable");
+  if (DeleteVariableIfIdle(exec_ctx, var)) {
     if (delete_fn) {
       RunContext run_ctx;
       run_ctx.ctx = exec_ctx;
       delete_fn(run_ctx);
     }
-    v->ResetForReuse();
-    ObjectPool<ThreadedVar>::Delete(v);
     return;
   }
   ThreadedOpr* opr = NewOpr(nullptr, 0, &var, 1, FnProperty::kDeleteVar, "DeleteVariable");
@@ -398,15 +403,25 @@ void ThreadedEngine::Complete(OprBlock* b, std::exception_ptr raised, bool ran) 
     done->store(true, std::memory_order_release);
     finished_cv_.notify_all();
   }
-  // The last unfinished op leaves under finished_mu_: a waiter sees the count reach zero
-  // only after this thread unlocked, so it may destroy the engine as soon as it wakes.
   int64_t pending = pending_ops_.load();
   while (pending > 1 && !pending_ops_.compare_exchange_weak(pending, pending - 1)) {
   }
   if (pending > 1) return;
+  // The last unfinished op. Waiters count themselves in all_waiters_ before they look at
+  // pending_ops_ (all seq_cst), so this thread either sees a waiter (and wakes it under
+  // finished_mu_) or the waiter sees the count at zero and does not sleep. With a waiter
+  // known beforehand the op leaves under finished_mu_, so that waiter may destroy the engine
+  // as soon as it wakes; without one (inline ops run back to back) it takes no lock.
+  if (all_waiters_.load() == 0) {
+    pending_ops_.fetch_sub(1);
+    if (all_waiters_.load() == 0) return;
+    std::lock_guard<std::mutex> lock(finished_mu_);  // a waiter came meanwhile: wake it
+    finished_cv_.notify_all();
+    return;
+  }
   std::lock_guard<std::mutex> lock(finished_mu_);
   pending_ops_.fetch_sub(1);
-  if (all_waiters_.load() > 0) finished_cv_.notify_all();
+  finished_cv_.notify_all();
 }
 
 // ---- waiting and errors ----

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <vector>
 
+#include "common/spin_lock.h"
 #include "engine/opr_hooks.h"
 #include "mxnet/engine.h"
 
@@ -101,7 +102,7 @@ class ThreadedVar final : public Var {
 
  private:
   static constexpr int kWriteGranted = -1;
-  std::mutex mu_;
+  common::SpinLock mu_;  // held for a few pointer updates only
   int num_pending_reads_{0};  // granted, unfinished reads; kWriteGranted while a write runs
   VersionedVarBlock* head_;
   VersionedVarBlock* pending_write_{nullptr};  // first write not yet finished
@@ -149,6 +150,7 @@ class ThreadedEngine : public Engine {
   void PushRawSync(RawSyncFn fn, Context exec_ctx, const VarHandle* const_vars, size_t num_const,
                    const VarHandle* mutable_vars, size_t num_mutable, FnProperty prop,
                    int priority, const char* opr_name) override;
+  bool DeleteVariableIfIdle(Context exec_ctx, VarHandle var) override;
   void DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) override;
   /*! \brief Threaded engines: calling this from inside an op is allowed but deadlocks when
    *  var's pending writes wait for that op (directly, or for a worker it occupies). */
@@ -202,7 +204,7 @@ class ThreadedEngine : public Engine {
   std::atomic<int> all_waiters_{0};
   std::mutex finished_mu_;
   std::condition_variable finished_cv_;
-  std::mutex push_mu_;  // makes multi-var pushes atomic so push order is one total order
+  common::SpinLock push_mu_;  // makes multi-var pushes atomic so push order is one total order
   std::mutex raised_mu_;
   std::vector<ErrorRef> raised_;  // errors raised by ops since the last WaitForAll
   std::atomic<bool> shutdown_{false};

@@ -12,7 +12,7 @@ using VarBlockPool = ObjectPool<VersionedVarBlock>;
 ThreadedVar::ThreadedVar() : head_(VarBlockPool::New()) {}
 
 bool ThreadedVar::AppendRead(OprBlock* b) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<common::SpinLock> lock(mu_);
   if (pending_write_ == nullptr) {
     ++num_pending_reads_;
     return true;
@@ -26,7 +26,7 @@ bool ThreadedVar::AppendRead(OprBlock* b) {
 }
 
 bool ThreadedVar::AppendWrite(OprBlock* b) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<common::SpinLock> lock(mu_);
   VersionedVarBlock* tail = VarBlockPool::New();
   head_->trigger = b;
   head_->write = true;
@@ -46,7 +46,7 @@ bool ThreadedVar::AppendWrite(OprBlock* b) {
 void ThreadedVar::CompleteRead(ThreadedEngine* engine) {
   OprBlock* next_write = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<common::SpinLock> lock(mu_);
     if (--num_pending_reads_ == 0 && pending_write_ != nullptr) {
       num_pending_reads_ = kWriteGranted;
       next_write = pending_write_->trigger;
@@ -61,7 +61,7 @@ bool ThreadedVar::CompleteWrite(ThreadedEngine* engine, const ErrorRef& ex, bool
   OprBlock* next_write = nullptr;
   bool recycle = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<common::SpinLock> lock(mu_);
     ++version_;
     exception_ = keeps_errors_ ? ex : nullptr;
     has_exception_.store(static_cast<bool>(exception_), std::memory_order_release);
@@ -106,25 +106,25 @@ bool ThreadedVar::CompleteWrite(ThreadedEngine* engine, const ErrorRef& ex, bool
 }
 
 bool ThreadedVar::HasPendingWrite() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<common::SpinLock> lock(mu_);
   return pending_write_ != nullptr;
 }
 
 bool ThreadedVar::IsIdle() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<common::SpinLock> lock(mu_);
   return pending_write_ == nullptr && num_pending_reads_ == 0;
 }
 
 ErrorRef ThreadedVar::PeekException() {
   if (!has_exception_.load(std::memory_order_acquire)) return nullptr;
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<common::SpinLock> lock(mu_);
   if (exception_ && exception_->reported.load()) return nullptr;
   return exception_;
 }
 
 ErrorRef ThreadedVar::TakeException() {
   if (!has_exception_.load(std::memory_order_acquire)) return nullptr;
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<common::SpinLock> lock(mu_);
   ErrorRef ex = std::move(exception_);
   exception_ = nullptr;
   has_exception_.store(false, std::memory_order_release);
@@ -133,12 +133,12 @@ ErrorRef ThreadedVar::TakeException() {
 }
 
 uint64_t ThreadedVar::version() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<common::SpinLock> lock(mu_);
   return version_;
 }
 
 void ThreadedVar::ResetForReuse() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<common::SpinLock> lock(mu_);
   num_pending_reads_ = 0;
   pending_write_ = nullptr;
   head_->next = nullptr;

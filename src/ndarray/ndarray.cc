@@ -50,6 +50,10 @@ struct NDArray::Chunk {
     Storage::Handle h = shandle;
     // No op can allocate the chunk any more: every op holds a reference to it.
     bool free_mem = !external && !delay_alloc.load() && h.dptr != nullptr;
+    if (Engine::Get()->DeleteVariableIfIdle(ctx, var)) {  // nothing pending: free here
+      if (free_mem) Storage::Get()->Free(h);
+      return;  // keeper goes with the chunk
+    }
     // Free only after every pending operation on the chunk has run.
     Engine::Get()->DeleteVariable(
         [h, free_mem, keep = std::move(keeper)](RunContext) mutable {

@@ -2,13 +2,13 @@
 #ifndef MXNET_PROFILER_EVENT_H_
 #define MXNET_PROFILER_EVENT_H_
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "common/spin_lock.h"
 
 #include "engine/opr_hooks.h"
 #include "mxnet/base.h"
@@ -53,26 +53,11 @@ struct Event {
   char scope{'t'};
 };
 
-/*! \brief A lock for the per-thread buffers: uncontended but while a dump drains them, so a
- *  single atomic exchange instead of a mutex call on every recorded event. */
-class SpinLock {
- public:
-  void lock() {
-    while (locked_.exchange(true, std::memory_order_acquire)) {
-      while (locked_.load(std::memory_order_relaxed)) std::this_thread::yield();
-    }
-  }
-  void unlock() { locked_.store(false, std::memory_order_release); }
-
- private:
-  std::atomic<bool> locked_{false};
-};
-
 /*! \brief The events of one thread. The owner appends under mu (uncontended but for drains),
  *  into chunks of fixed capacity: a growing buffer never moves (or re-touches) what it holds. */
 struct ThreadBuffer {
   static constexpr size_t kChunkEvents = 4096;
-  SpinLock mu;
+  common::SpinLock mu;  // uncontended but while a dump drains the buffer
   std::vector<std::vector<Event>> chunks;  // each reserved to kChunkEvents; the last one fills
   uint32_t tid{0};
   struct Open {
@@ -93,7 +78,7 @@ void ReturnChunk(std::vector<Event>&& chunk);
 inline void Append(Event&& ev) {
   ThreadBuffer* buf = ThisThreadBuffer();
   ev.tid = buf->tid;
-  std::lock_guard<SpinLock> lock(buf->mu);
+  std::lock_guard<common::SpinLock> lock(buf->mu);
   if (buf->chunks.empty() || buf->chunks.back().size() == ThreadBuffer::kChunkEvents) {
     buf->chunks.push_back(TakeChunk());
   }

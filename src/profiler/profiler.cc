@@ -275,7 +275,7 @@ void DrainLocked() {
     for (auto& buf : r.buffers) {
       std::vector<std::vector<Event>> chunks;
       {
-        std::lock_guard<SpinLock> block(buf->mu);
+        std::lock_guard<common::SpinLock> block(buf->mu);
         chunks.swap(buf->chunks);
       }
       for (std::vector<Event>& chunk : chunks) {
