@@ -113,9 +113,10 @@ void AggregateStats::Add(const std::vector<Event>& events) {
       case EventKind::kOperator:
       case EventKind::kApi:
       case EventKind::kDuration: {
-        const auto* d = dynamic_cast<const OpDetail*>(ev.detail.get());
+        const OpDetail* d = DetailOf(ev);
         const char* name = (d && !d->scoped_name.empty()) ? d->scoped_name.c_str() : ev.name;
-        durations_[*ev.category][name ? name : "(unnamed)"].Add(static_cast<double>(ev.dur_ns));
+        durations_[CategoryOf(ev, d)][name ? name : "(unnamed)"].Add(
+            static_cast<double>(ev.dur_ns));
         break;
       }
       case EventKind::kCounter:

@@ -80,7 +80,7 @@ void AppendInt(std::string* out, int64_t v) { out->append(std::to_string(v)); }
 void AppendOpArgs(std::string* out, const Event& ev) {
   out->append(",\"args\":{\"device\":");
   AppendJsonString(out, DeviceName(ev.ctx));
-  if (const auto* d = dynamic_cast<const OpDetail*>(ev.detail.get())) {
+  if (const OpDetail* d = DetailOf(ev)) {
     out->append(",\"args\":{");
     bool first = true;
     if (d->attrs) {
@@ -133,9 +133,9 @@ void AppendTraceEvents(const std::vector<Event>& events, int pid, std::string* o
   for (const Event& ev : events) {
     switch (ev.kind) {
       case EventKind::kOperator: {
-        const auto* d = dynamic_cast<const OpDetail*>(ev.detail.get());
+        const OpDetail* d = DetailOf(ev);
         const char* name = (d && !d->scoped_name.empty()) ? d->scoped_name.c_str() : ev.name;
-        BeginEvent(out, first, name, *ev.category, 'X', ev.ts_ns, pid, ev.tid);
+        BeginEvent(out, first, name, CategoryOf(ev, d), 'X', ev.ts_ns, pid, ev.tid);
         out->append(",\"dur\":");
         AppendUs(out, ev.dur_ns);
         AppendOpArgs(out, ev);

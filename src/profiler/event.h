@@ -75,14 +75,27 @@ std::vector<Event> TakeChunk();
 /*! \brief Give a drained chunk back for reuse (up to a few; the rest is freed). */
 void ReturnChunk(std::vector<Event>&& chunk);
 
-inline void Append(Event&& ev) {
+/*! \brief Record one event of this thread: fill(Event&) sets its fields in place (it starts
+ *  default-initialized, with tid set). */
+template <typename Fill>
+inline void Append(Fill fill) {
   ThreadBuffer* buf = ThisThreadBuffer();
-  ev.tid = buf->tid;
   std::lock_guard<common::SpinLock> lock(buf->mu);
   if (buf->chunks.empty() || buf->chunks.back().size() == ThreadBuffer::kChunkEvents) {
     buf->chunks.push_back(TakeChunk());
   }
-  buf->chunks.back().push_back(std::move(ev));
+  Event& ev = buf->chunks.back().emplace_back();
+  ev.tid = buf->tid;
+  fill(ev);
+}
+
+/*! \brief The op detail of an operator event (null when it has none). */
+inline const OpDetail* DetailOf(const Event& ev) {
+  return dynamic_cast<const OpDetail*>(ev.detail.get());
+}
+/*! \brief The category an event is filed under (an op detail may file it elsewhere). */
+inline const std::string& CategoryOf(const Event& ev, const OpDetail* d) {
+  return d != nullptr && d->category != nullptr ? *d->category : *ev.category;
 }
 
 /*! \brief A string kept for the life of the process; equal strings give the same pointer. */

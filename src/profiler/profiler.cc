@@ -98,9 +98,15 @@ std::mutex& AsyncMu() {
 
 // ---- hooks ----
 
+// The engine's own bookkeeping ops. Called for every op: most names differ at the first letter.
 bool Skipped(const char* name) {
-  return name == nullptr || std::strcmp(name, "WaitForVar") == 0 ||
-         std::strcmp(name, "DeleteVariable") == 0 || std::strcmp(name, "CustomOperatorWait") == 0;
+  if (name == nullptr) return true;
+  switch (name[0]) {
+    case 'W': return std::strcmp(name, "WaitForVar") == 0;
+    case 'D': return std::strcmp(name, "DeleteVariable") == 0;
+    case 'C': return std::strcmp(name, "CustomOperatorWait") == 0;
+    default: return false;
+  }
 }
 
 // ---- custom operators (MXNet's "Custom Operator" category) ----
@@ -130,13 +136,14 @@ void OnCustomCall(const std::string& name, bool begin) {
   CustomCall call = calls.back();
   calls.pop_back();
   if (!Recording(kImperative)) return;
-  Event ev;
-  ev.kind = EventKind::kDuration;
-  ev.name = Intern(*call.name + "::pure_python")->c_str();
-  ev.category = CustomOperatorCategory();
-  ev.ts_ns = call.start_ns;
-  ev.dur_ns = NowNs() - call.start_ns;
-  Append(std::move(ev));
+  const char* event_name = Intern(*call.name + "::pure_python")->c_str();
+  Append([&](Event& ev) {
+    ev.kind = EventKind::kDuration;
+    ev.name = event_name;
+    ev.category = CustomOperatorCategory();
+    ev.ts_ns = call.start_ns;
+    ev.dur_ns = NowNs() - call.start_ns;
+  });
 }
 
 void OnOpStart(const engine::OprExecInfo& info) {
@@ -172,19 +179,15 @@ void OnOpEnd(const engine::OprExecInfo& info) {
     if (start < 0) return;  // started before the profiler ran
   }
   if (!Recording(kImperative)) return;
-  Event ev;
-  ev.kind = EventKind::kOperator;
-  ev.name = info.name;
-  ev.category = OperatorCategory();
-  if (info.detail != nullptr) {
-    ev.detail = *info.detail;
-    const auto* d = dynamic_cast<const OpDetail*>(ev.detail.get());
-    if (d != nullptr && d->category != nullptr) ev.category = d->category;
-  }
-  ev.ts_ns = start;
-  ev.dur_ns = now - start;
-  ev.ctx = info.ctx;
-  Append(std::move(ev));
+  Append([&](Event& ev) {
+    ev.kind = EventKind::kOperator;
+    ev.name = info.name;
+    ev.category = OperatorCategory();
+    if (info.detail != nullptr) ev.detail = *info.detail;  // may file it elsewhere: CategoryOf
+    ev.ts_ns = start;
+    ev.dur_ns = now - start;
+    ev.ctx = info.ctx;
+  });
 }
 
 // A loop invokes one op with the same attrs on the same shapes again and again: the detail
@@ -242,14 +245,14 @@ std::shared_ptr<const engine::OprDetail> OnInvoke(
 
 void OnStorage(const storage::StorageEvent& e) {
   if (!Recording(kMemory)) return;
-  Event ev;
-  ev.kind = e.alloc ? EventKind::kMemAlloc : EventKind::kMemFree;
-  ev.category = MemoryCategory();
-  ev.ts_ns = NowNs();
-  ev.value = static_cast<int64_t>(e.size);
-  ev.value2 = static_cast<int64_t>(e.in_use_after);
-  ev.ctx = e.ctx;
-  Append(std::move(ev));
+  Append([&](Event& ev) {
+    ev.kind = e.alloc ? EventKind::kMemAlloc : EventKind::kMemFree;
+    ev.category = MemoryCategory();
+    ev.ts_ns = NowNs();
+    ev.value = static_cast<int64_t>(e.size);
+    ev.value2 = static_cast<int64_t>(e.in_use_after);
+    ev.ctx = e.ctx;
+  });
 }
 
 // Called with S().mu held: publish the mask, then (un)install the hooks it needs.
@@ -660,13 +663,13 @@ void Profiler::ShutdownAtExit() {
 
 void ApiCallScope::Finish() {
   if (!Recording(kAPI)) return;
-  Event ev;
-  ev.kind = EventKind::kApi;
-  ev.name = fn_;
-  ev.category = ApiCategory();
-  ev.ts_ns = start_;
-  ev.dur_ns = NowNs() - start_;
-  Append(std::move(ev));
+  Append([&](Event& ev) {
+    ev.kind = EventKind::kApi;
+    ev.name = fn_;
+    ev.category = ApiCategory();
+    ev.ts_ns = start_;
+    ev.dur_ns = NowNs() - start_;
+  });
 }
 
 // ---- custom objects ----
@@ -686,13 +689,13 @@ void ProfileDuration::Start() { start_ns.store(NowNs(), std::memory_order_relaxe
 void ProfileDuration::Stop() {
   const int64_t start = start_ns.exchange(-1, std::memory_order_relaxed);
   if (start < 0 || !Recording(~0)) return;
-  Event ev;
-  ev.kind = EventKind::kDuration;
-  ev.name = name->c_str();
-  ev.category = category;
-  ev.ts_ns = start;
-  ev.dur_ns = NowNs() - start;
-  Append(std::move(ev));
+  Append([&](Event& ev) {
+    ev.kind = EventKind::kDuration;
+    ev.name = name->c_str();
+    ev.category = category;
+    ev.ts_ns = start;
+    ev.dur_ns = NowNs() - start;
+  });
 }
 
 ProfileCounter::ProfileCounter(const std::string* cat, const std::string& n)
@@ -709,13 +712,13 @@ void ProfileCounter::Adjust(int64_t delta) {
 
 void ProfileCounter::Record(int64_t v) {
   if (!Recording(~0)) return;
-  Event ev;
-  ev.kind = EventKind::kCounter;
-  ev.name = name->c_str();
-  ev.category = category;
-  ev.ts_ns = NowNs();
-  ev.value = v;
-  Append(std::move(ev));
+  Append([&](Event& ev) {
+    ev.kind = EventKind::kCounter;
+    ev.name = name->c_str();
+    ev.category = category;
+    ev.ts_ns = NowNs();
+    ev.value = v;
+  });
 }
 
 void SetMarker(const std::string* category, const std::string& name, const std::string& scope) {
@@ -729,13 +732,14 @@ void SetMarker(const std::string* category, const std::string& name, const std::
                   "'task' or 'marker', given '" << scope << "'";
   }
   if (!Recording(~0)) return;
-  Event ev;
-  ev.kind = EventKind::kMarker;
-  ev.name = Intern(name)->c_str();
-  ev.category = category;
-  ev.ts_ns = NowNs();
-  ev.scope = s;
-  Append(std::move(ev));
+  const char* interned = Intern(name)->c_str();
+  Append([&](Event& ev) {
+    ev.kind = EventKind::kMarker;
+    ev.name = interned;
+    ev.category = category;
+    ev.ts_ns = NowNs();
+    ev.scope = s;
+  });
 }
 
 // ---- at library load and at exit ----
