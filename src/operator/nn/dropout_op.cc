@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "operator/operator_common.h"
+#include "operator/nn/nn_common.h"
 #include "operator/random/philox.h"
 #include "operator/tuple_args.h"
 
@@ -52,15 +52,6 @@ bool DropoutShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<T
   AssignShape(attrs, "output", &(*out)[0], d);
   AssignShape(attrs, "mask", &(*out)[1], d);
   return d.IsKnown();
-}
-
-bool DropoutType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
-  if (!ElemwiseType(attrs, in, out)) return false;
-  const int t = (*in)[0];
-  CHECK(t == kFloat32 || t == kFloat64 || t == kFloat16)
-      << "Operator " << attrs.op->name << ": data must be float32, float64 or float16, given "
-      << DTypeName(t);
-  return true;
 }
 
 /*! \brief Strides that map an element's flat index to its index in the mask drawn with the
@@ -152,7 +143,7 @@ unchanged; otherwise the output is the input. ``axes`` shares one draw along the
     .set_attr<FListInputNames>("FListInputNames", InputNames({"data"}))
     .set_attr<FListOutputNames>("FListOutputNames", InputNames({"output", "mask"}))
     .set_attr<FInferShape>("FInferShape", DropoutShape)
-    .set_attr<FInferType>("FInferType", DropoutType)
+    .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest",
                                 [](const NodeAttrs&) {
                                   return std::vector<ResourceRequest>{

@@ -212,3 +212,264 @@ def test_embedding_weight_dtype_comes_from_the_weight():
 def test_embedding_rejects_a_weight_of_the_wrong_shape():
     with pytest.raises(MXNetError, match=r"Embedding.*weight.*\(5,3\)"):
         nd.Embedding(nd.array([1]), nd.ones((4, 3)), input_dim=5, output_dim=3)
+
+
+# ------------------------------------------------------------- LayerNorm / InstanceNorm / GroupNorm
+def F32(v):
+    """eps arguments are float32 (as in MXNet): the value the kernels see."""
+    return float(np.float32(v))
+
+
+def _np_layer_norm(x, g, b, axis=-1, eps=F32(1e-5)):
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    mean = x.mean(axis=axis, keepdims=True)
+    std = np.sqrt(x.var(axis=axis, keepdims=True) + eps)
+    return (x - mean) / std * g.reshape(shape) + b.reshape(shape), mean, std
+
+
+def _np_instance_norm(x, g, b, eps=F32(1e-3)):
+    flat = x.reshape(x.shape[0], x.shape[1], -1)
+    mean = flat.mean(-1, keepdims=True)
+    var = flat.var(-1, keepdims=True)
+    y = (flat - mean) / np.sqrt(var + eps) * g[:, None] + b[:, None]
+    return y.reshape(x.shape), mean[..., 0], var[..., 0]
+
+
+def _np_group_norm(x, g, b, num_groups, eps=F32(1e-5)):
+    flat = x.reshape(x.shape[0], num_groups, -1)
+    mean = flat.mean(-1, keepdims=True)
+    std = np.sqrt(flat.var(-1, keepdims=True) + eps)
+    y = (flat - mean) / std * g[:, None] + b[:, None]
+    return y.reshape(x.shape), mean[..., 0], std[..., 0]
+
+
+NORM_CASES = [
+    ("LayerNorm", dict(), (2, 3, 4), 4, lambda x, g, b: _np_layer_norm(x, g, b)),
+    ("LayerNorm", dict(axis=1, eps=1e-3), (2, 3, 4), 3,
+     lambda x, g, b: _np_layer_norm(x, g, b, axis=1, eps=F32(1e-3))),
+    ("LayerNorm", dict(axis=-3), (2, 3, 4), 2, lambda x, g, b: _np_layer_norm(x, g, b, axis=0)),
+    ("InstanceNorm", dict(), (2, 3, 2, 2), 3, _np_instance_norm),
+    ("InstanceNorm", dict(eps=0.1), (2, 3, 5), 3,
+     lambda x, g, b: _np_instance_norm(x, g, b, eps=F32(0.1))),
+    ("GroupNorm", dict(num_groups=2), (2, 4, 3), 2,
+     lambda x, g, b: _np_group_norm(x, g, b, 2)),
+    ("GroupNorm", dict(), (3, 2, 2, 2), 1, lambda x, g, b: _np_group_norm(x, g, b, 1)),
+]
+
+
+@pytest.mark.parametrize("op,kwargs,shape,nparam,ref", NORM_CASES)
+def test_row_norms_forward_and_gradients_match_numpy(op, kwargs, shape, nparam, ref):
+    rng = np.random.RandomState(4)
+    x, g, b = rng.randn(*shape), rng.rand(nparam) + 0.5, rng.randn(nparam)
+    head = rng.randn(*shape)
+    y, grads = _grads(lambda *a: getattr(nd, op)(*a, **kwargs), [x, g, b], head)
+    assert_almost_equal(y, ref(x, g, b)[0], rtol=1e-10, atol=1e-10)
+    f = lambda *a: ref(*a)[0]
+    for i, grad in enumerate(grads):
+        assert_almost_equal(grad, _numeric_grad(f, [x, g, b], head, i), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("op,kwargs,shape,nparam,ref", [c for c in NORM_CASES if c[0] != "InstanceNorm"])
+def test_row_norms_output_mean_var_shows_the_statistics(op, kwargs, shape, nparam, ref):
+    rng = np.random.RandomState(5)
+    x, g, b = rng.randn(*shape), rng.rand(nparam), rng.randn(nparam)
+    outs = getattr(nd, op)(nd.array(x, dtype=x.dtype), nd.array(g, dtype=g.dtype),
+                           nd.array(b, dtype=b.dtype), output_mean_var=True, **kwargs)
+    assert len(outs) == 3
+    for got, want in zip(outs, ref(x, g, b)):
+        assert got.shape == want.shape
+        assert_almost_equal(got.asnumpy(), want, rtol=1e-10, atol=1e-10)
+    assert isinstance(getattr(nd, op)(nd.array(x), nd.array(g), nd.array(b), **kwargs),
+                      nd.NDArray)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_layer_norm_low_precision_dtypes(dtype):
+    x = np.random.RandomState(6).randn(3, 8).astype(dtype)
+    g, b = np.ones(8, dtype), np.zeros(8, dtype)
+    y = nd.LayerNorm(nd.array(x, dtype=dtype), nd.array(g, dtype=dtype), nd.array(b, dtype=dtype))
+    assert y.dtype == dtype
+    tol = 2e-2 if dtype == np.float16 else 1e-5
+    assert_almost_equal(y.asnumpy(), _np_layer_norm(x.astype(np.float64), g, b)[0], rtol=tol,
+                        atol=tol)
+
+
+def test_row_norms_reject_bad_arguments():
+    with pytest.raises(MXNetError, match="LayerNorm.*axis=2"):
+        nd.LayerNorm(nd.ones((2, 3)), nd.ones(3), nd.ones(3), axis=2)
+    with pytest.raises(MXNetError, match=r"LayerNorm.*gamma.*\(3,\)"):
+        nd.LayerNorm(nd.ones((2, 3)), nd.ones(2), nd.ones(3))
+    with pytest.raises(MXNetError, match="InstanceNorm.*rank >= 3"):
+        nd.InstanceNorm(nd.ones((2, 3)), nd.ones(3), nd.ones(3))
+    with pytest.raises(MXNetError, match="GroupNorm.*not divisible by num_groups=4"):
+        nd.GroupNorm(nd.ones((2, 6, 1)), nd.ones(4), nd.ones(4), num_groups=4)
+    with pytest.raises(MXNetError, match=r"GroupNorm.*gamma.*\(3,\)"):
+        nd.GroupNorm(nd.ones((2, 6, 1)), nd.ones(6), nd.ones(6), num_groups=3)
+    with pytest.raises(MXNetError, match="int32"):
+        nd.LayerNorm(nd.ones((2, 3), dtype="int32"), nd.ones(3, dtype="int32"),
+                     nd.ones(3, dtype="int32"))
+
+
+# ----------------------------------------------------------------------- L2Normalization
+def _np_l2(x, mode, eps=F32(1e-10)):
+    axes = {"instance": tuple(range(1, x.ndim)), "channel": (1,),
+            "spatial": tuple(range(2, x.ndim))}[mode]
+    return x / np.sqrt((x * x).sum(axis=axes, keepdims=True) + eps)
+
+
+@pytest.mark.parametrize("mode,shape", [("instance", (3, 4)), ("instance", (2, 3, 2)),
+                                        ("channel", (2, 3, 4)), ("channel", (2, 3, 2, 2)),
+                                        ("spatial", (2, 3, 4)), ("spatial", (2, 3, 2, 2))])
+def test_l2_normalization_forward_and_gradient_match_numpy(mode, shape):
+    rng = np.random.RandomState(7)
+    x, head = rng.randn(*shape), rng.randn(*shape)
+    y, (gx,) = _grads(lambda a: nd.L2Normalization(a, mode=mode), [x], head)
+    assert_almost_equal(y, _np_l2(x, mode), rtol=1e-10, atol=1e-12)
+    assert_almost_equal(gx, _numeric_grad(lambda a: _np_l2(a, mode), [x], head, 0),
+                        rtol=1e-5, atol=1e-7)
+
+
+def test_l2_normalization_known_values_and_eps():
+    y = nd.L2Normalization(nd.array([[3, 4]]))
+    assert_almost_equal(y.asnumpy(), np.array([[0.6, 0.8]]), rtol=1e-6, atol=1e-7)
+    # eps keeps an all-zero vector finite.
+    assert (nd.L2Normalization(nd.zeros((2, 3))).asnumpy() == 0).all()
+
+
+def test_l2_normalization_rejects_too_few_axes_for_channel_and_spatial():
+    for mode in ["channel", "spatial"]:
+        with pytest.raises(MXNetError, match="L2Normalization: mode=%s.*3 dimensions" % mode):
+            nd.L2Normalization(nd.ones((2, 3)), mode=mode)
+    with pytest.raises(MXNetError, match="mode"):
+        nd.L2Normalization(nd.ones((2, 3)), mode="row")
+
+
+# ----------------------------------------------------------------------------------- LRN
+def _np_lrn(x, nsize, alpha=F32(1e-4), beta=0.75, knorm=2.0):
+    half = (nsize - 1) // 2
+    sq = x * x
+    s = np.zeros_like(x)
+    for c in range(x.shape[1]):
+        s[:, c] = sq[:, max(0, c - half):c + half + 1].sum(axis=1)
+    return x * (knorm + alpha / nsize * s) ** -beta
+
+
+@pytest.mark.parametrize("nsize,kwargs", [(3, {}), (5, dict(alpha=0.1, beta=0.6, knorm=1.5)),
+                                          (1, dict(alpha=0.5)), (4, dict(alpha=1.0))])
+def test_lrn_forward_and_gradient_match_numpy(nsize, kwargs):
+    rng = np.random.RandomState(8)
+    x, head = rng.randn(2, 6, 2, 3), rng.randn(2, 6, 2, 3)
+    ref_kwargs = {k: F32(v) for k, v in kwargs.items()}
+    f = lambda a: _np_lrn(a, nsize, **ref_kwargs)
+    y, (gx,) = _grads(lambda a: nd.LRN(a, nsize=nsize, **kwargs), [x], head)
+    assert_almost_equal(y, f(x), rtol=1e-10, atol=1e-12)
+    assert_almost_equal(gx, _numeric_grad(f, [x], head, 0), rtol=1e-5, atol=1e-7)
+
+
+def test_lrn_even_window_matches_mxnet_float32():
+    # MXNet 1.9.1 (float32): nsize=2 sums only the channel itself, nsize=4 one on each side.
+    x = np.array([1.764052, 0.400157, 0.978738, 2.240893, 1.867558], np.float32).reshape(1, 5, 1, 1)
+    for nsize, expect in [(2, [2.5559404, 1.0800629, 1.4789641, 3.510801, 2.7438865]),
+                          (4, [1.8180017, 2.0574837, 2.534914, 3.3668256, 3.1273437])]:
+        y = nd.LRN(nd.array(x), nsize=nsize, alpha=1.0, beta=1.0, knorm=1.0).asnumpy()
+        assert_almost_equal(x.ravel() / y.ravel(), np.array(expect), rtol=1e-5, atol=1e-5)
+
+
+def test_lrn_rejects_bad_arguments():
+    with pytest.raises(MXNetError, match="nsize"):
+        nd.LRN(nd.ones((1, 2, 2, 2)))
+    with pytest.raises(MXNetError, match="LRN: data must be"):
+        nd.LRN(nd.ones((4,)), nsize=3)
+
+
+# ------------------------------------------------------------- SequenceMask / Last / Reverse
+SEQ = np.arange(24, dtype=np.float64).reshape(4, 2, 3)
+
+
+def _seq_lengths(lengths, steps):
+    return [int(min(max(np.trunc(v), 0), steps)) for v in lengths]
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("lengths", [None, [1, 3], [0, 9], [2.7, 4]])
+def test_sequence_mask_fills_steps_past_each_length(axis, lengths):
+    data = SEQ if axis == 0 else SEQ.transpose(1, 0, 2).copy()
+    expect = SEQ.copy()
+    args = [data]
+    kwargs = dict(axis=axis, value=-1.5)
+    if lengths is not None:
+        for b, n in enumerate(_seq_lengths(lengths, 4)):
+            expect[n:, b] = -1.5
+        args.append(np.array(lengths))
+        kwargs["use_sequence_length"] = True
+    if axis == 1:
+        expect = expect.transpose(1, 0, 2)
+    head = np.random.RandomState(9).randn(*data.shape)
+    y, grads = _grads(lambda *a: nd.SequenceMask(*a, **kwargs), args, head)
+    assert (y == expect).all()
+    assert (grads[0] == np.where(expect == -1.5, 0, head)).all()
+    if lengths is not None:
+        assert (grads[1] == 0).all()
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("lengths", [None, [1, 3], [0, 9]])
+def test_sequence_last_takes_each_sequences_last_step(axis, lengths):
+    data = SEQ if axis == 0 else SEQ.transpose(1, 0, 2).copy()
+    args, kwargs = [data], dict(axis=axis)
+    last = [3, 3]
+    if lengths is not None:
+        last = [max(n - 1, 0) for n in _seq_lengths(lengths, 4)]
+        args.append(np.array(lengths))
+        kwargs["use_sequence_length"] = True
+    head = np.random.RandomState(10).randn(2, 3)
+    y, grads = _grads(lambda *a: nd.SequenceLast(*a, **kwargs), args, head)
+    assert (y == np.stack([SEQ[last[b], b] for b in range(2)])).all()
+    expect_grad = np.zeros_like(SEQ)
+    for b in range(2):
+        expect_grad[last[b], b] = head[b]
+    if axis == 1:
+        expect_grad = expect_grad.transpose(1, 0, 2)
+    assert (grads[0] == expect_grad).all()
+
+
+@pytest.mark.parametrize("lengths", [None, [1, 3], [0, 9], [2.5, 2]])
+def test_sequence_reverse_reverses_only_each_sequences_steps(lengths):
+    args, kwargs = [SEQ], {}
+    ns = [4, 4]
+    if lengths is not None:
+        ns = _seq_lengths(lengths, 4)
+        args.append(np.array(lengths))
+        kwargs["use_sequence_length"] = True
+    expect = SEQ.copy()
+    for b, n in enumerate(ns):
+        expect[:n, b] = SEQ[:n, b][::-1]
+    head = np.random.RandomState(11).randn(*SEQ.shape)
+    y, grads = _grads(lambda *a: nd.SequenceReverse(*a, **kwargs), args, head)
+    assert (y == expect).all()
+    expect_grad = head.copy()
+    for b, n in enumerate(ns):
+        expect_grad[:n, b] = head[:n, b][::-1]
+    assert (grads[0] == expect_grad).all()
+
+
+def test_sequence_ops_keep_data_dtype_and_accept_integer_lengths():
+    x = nd.array(SEQ, dtype="int32")
+    y = nd.SequenceMask(x, nd.array([1, 2], dtype="int64"), use_sequence_length=True)
+    assert y.dtype == np.int32
+    assert nd.SequenceLast(nd.ones((3, 2))).shape == (2,)
+
+
+def test_sequence_ops_reject_bad_arguments():
+    x = nd.array(SEQ)
+    with pytest.raises(MXNetError, match="SequenceReverse: argument axis must be 0, given 1"):
+        nd.SequenceReverse(x, axis=1)
+    with pytest.raises(MXNetError, match="SequenceMask: argument axis must be 0 or 1, given 2"):
+        nd.SequenceMask(x, axis=2)
+    with pytest.raises(MXNetError, match=r"SequenceMask.*sequence_length.*\(2,\)"):
+        nd.SequenceMask(x, nd.array([1, 2, 3]), use_sequence_length=True)
+    with pytest.raises(MXNetError, match="expects 1 input"):
+        nd.SequenceLast(x, nd.array([1, 2]))
+    with pytest.raises(MXNetError, match="at least 2 axes"):
+        nd.SequenceLast(nd.ones((3,)))
