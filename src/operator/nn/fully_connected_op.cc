@@ -161,6 +161,25 @@ std::vector<NodeEntry> FCGrad(const ObjectPtr& n, const std::vector<NodeEntry>& 
   return grads;
 }
 
+// _backward_FullyConnected is linear in the output gradient G and in each of X, W:
+// dX = G W, dW = G^T X, db = sum_rows G. For head gradients (hX, hW[, hb]) of those outputs:
+//   G: FC(hX, W) + FC(X, hW, hb);  X: (G hW) = _backward(G, X, hW)[0];
+//   W: (G^T hX) = _backward(G, hX, W)[1].
+std::vector<NodeEntry> FCBackwardGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  const FullyConnectedParam& p = Param<FullyConnectedParam>(n->attrs);
+  const std::string name = GradName(n);
+  const NodeEntry &G = n->inputs[0], &X = n->inputs[1], &W = n->inputs[2];
+  auto no_bias = n->attrs.dict;
+  no_bias["no_bias"] = "True";
+  NodeEntry via_w = MakeNode("FullyConnected", name, {og[0], W}, no_bias);
+  NodeEntry via_x = p.no_bias ? MakeNode("FullyConnected", name, {X, og[1]}, no_bias)
+                              : MakeNode("FullyConnected", name, {X, og[1], og[2]}, n->attrs.dict);
+  NodeEntry dG = MakeNode("elemwise_add", name, {via_w, via_x});
+  NodeEntry dX = MakeNode("_backward_FullyConnected", name, {G, X, og[1]}, no_bias);
+  NodeEntry dW = MakeNode("_backward_FullyConnected", name, {G, og[0], W}, no_bias);
+  return {dG, NodeEntry(dX.node, 0, 0), NodeEntry(dW.node, 1, 0)};
+}
+
 }  // namespace
 
 NNVM_REGISTER_OP(FullyConnected)
@@ -197,7 +216,8 @@ NNVM_REGISTER_OP(_backward_FullyConnected)
     .set_attr<FListInputNames>("FListInputNames", InputNames({"ograd", "data", "weight"}))
     .set_attr<FInferShape>("FInferShape", FCBackwardShape)
     .set_attr<FInferType>("FInferType", FCType)
-    .set_attr<FCompute>("FCompute<cpu>", FCBackward);
+    .set_attr<FCompute>("FCompute<cpu>", FCBackward)
+    .set_attr<FGradient>("FGradient", FCBackwardGrad);
 
 }  // namespace op
 }  // namespace mxnet

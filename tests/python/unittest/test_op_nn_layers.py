@@ -85,6 +85,54 @@ def test_fully_connected_out_accumulates_with_kAddTo_grad_req():
     assert (w.grad.asnumpy() == 4).all()
 
 
+@pytest.mark.parametrize("flatten", [True, False])
+@pytest.mark.parametrize("no_bias", [False, True])
+def test_fully_connected_second_order_gradients(flatten, no_bias):
+    rng = np.random.RandomState(12)
+    x = nd.array(rng.randn(2, 3, 4), dtype="float64")
+    k = 12 if flatten else 4
+    w = nd.array(rng.randn(5, k), dtype="float64")
+    b = nd.array(rng.randn(5), dtype="float64")
+    for a in (x, w, b):
+        a.attach_grad()
+    args = [x, w] if no_bias else [x, w, b]
+    with mx.autograd.record():
+        y = nd.FullyConnected(*args, num_hidden=5, flatten=flatten, no_bias=no_bias)
+        head = nd.array(rng.randn(*y.shape), dtype="float64")
+        x_grad = mx.autograd.grad(y, [x], head_grads=head, create_graph=True,
+                                  retain_graph=True)[0]
+        hx = nd.array(rng.randn(*x.shape), dtype="float64")
+        w_grad_grad = mx.autograd.grad(x_grad, [w], head_grads=hx, create_graph=False,
+                                       retain_graph=True)[0]
+        w_grad = mx.autograd.grad(y, [w], head_grads=head, create_graph=True,
+                                  retain_graph=True)[0]
+        hw = nd.array(rng.randn(*w.shape), dtype="float64")
+        x_grad_grad = mx.autograd.grad(w_grad, [x], head_grads=hw, create_graph=False)[0]
+    g = head.asnumpy().reshape(-1, 5)
+    # x_grad = G W, so d<hx, x_grad>/dW = G^T hx; w_grad = G^T X, so d<hw, w_grad>/dX = G hw.
+    assert_almost_equal(w_grad_grad.asnumpy(), g.T @ hx.asnumpy().reshape(-1, k), rtol=1e-10,
+                        atol=1e-12)
+    assert_almost_equal(x_grad_grad.asnumpy(), (g @ hw.asnumpy()).reshape(x.shape), rtol=1e-10,
+                        atol=1e-12)
+
+
+def test_fully_connected_backward_is_differentiable_in_the_output_gradient():
+    # d/dG <dX, dX> = 2 dX W^T with dX = G W; d/dG <db, db> = 2 db on each row (db = sum_rows G).
+    rng = np.random.RandomState(13)
+    g, x, w = (nd.array(rng.randn(*s), dtype="float64") for s in [(3, 2), (3, 4), (2, 4)])
+    for a in (g, x, w):
+        a.attach_grad()
+    with mx.autograd.record():
+        dx, dw, db = nd._internal._backward_FullyConnected(g, x, w, num_hidden=2)
+        z = (dx * dx).sum() + (db * db).sum()
+    z.backward()
+    gn, wn = g.asnumpy(), w.asnumpy()
+    expect = 2 * (gn @ wn) @ wn.T + 2 * gn.sum(axis=0)
+    assert_almost_equal(g.grad.asnumpy(), expect, rtol=1e-10, atol=1e-12)
+    assert_almost_equal(w.grad.asnumpy(), 2 * gn.T @ (gn @ wn), rtol=1e-10, atol=1e-12)
+    assert (x.grad.asnumpy() == 0).all()
+
+
 def test_fully_connected_rejects_bad_arguments():
     x = nd.ones((2, 3))
     with pytest.raises(MXNetError, match=r"FullyConnected.*weight.*\(5,3\)"):
