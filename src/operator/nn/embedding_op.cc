@@ -50,8 +50,11 @@ bool EmbeddingType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int
   if ((*in)[1] < 0) (*in)[1] = (*out)[0] >= 0 ? (*out)[0] : p.dtype;
   AssignType(attrs, "output", &(*out)[0], (*in)[1]);
   if ((*in)[0] < 0) (*in)[0] = (*in)[1];
-  CHECK_NE((*in)[0], static_cast<int>(kBool))
-      << "Operator " << attrs.op->name << ": data (indices) must be numeric, given bool";
+  for (size_t i = 0; i < 2; ++i) {
+    CHECK_NE((*in)[i], static_cast<int>(kBool))
+        << "Operator " << attrs.op->name << ": " << InputName(attrs, i)
+        << " must be of a numeric dtype, given bool";
+  }
   return true;
 }
 

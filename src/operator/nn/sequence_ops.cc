@@ -134,6 +134,9 @@ bool SeqType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out
   AssignType(attrs, "output", &(*out)[0], (*in)[0]);
   AssignInputType(attrs, 0, &(*in)[0], (*out)[0]);
   if (in->size() > 1 && (*in)[1] < 0) (*in)[1] = (*in)[0];
+  CHECK(in->size() < 2 || (*in)[1] != kBool)
+      << "Operator " << attrs.op->name << ": sequence_length must be of a numeric dtype, given "
+      << "bool";
   return (*out)[0] >= 0;
 }
 

@@ -257,9 +257,13 @@ def test_embedding_weight_dtype_comes_from_the_weight():
     assert y.dtype == np.float64
 
 
-def test_embedding_rejects_a_weight_of_the_wrong_shape():
+def test_embedding_rejects_bad_arguments():
     with pytest.raises(MXNetError, match=r"Embedding.*weight.*\(5,3\)"):
         nd.Embedding(nd.array([1]), nd.ones((4, 3)), input_dim=5, output_dim=3)
+    with pytest.raises(MXNetError, match="Embedding: weight must be of a numeric dtype"):
+        nd.Embedding(nd.array([1]), nd.ones((4, 3), dtype="bool"), input_dim=4, output_dim=3)
+    with pytest.raises(MXNetError, match="output_dim"):
+        nd.Embedding(nd.array([1]), nd.ones((4, 3)), input_dim=4)
 
 
 # ------------------------------------------------------------- LayerNorm / InstanceNorm / GroupNorm
@@ -521,3 +525,5 @@ def test_sequence_ops_reject_bad_arguments():
         nd.SequenceLast(x, nd.array([1, 2]))
     with pytest.raises(MXNetError, match="at least 2 axes"):
         nd.SequenceLast(nd.ones((3,)))
+    with pytest.raises(MXNetError, match="SequenceMask: sequence_length must be of a numeric"):
+        nd.SequenceMask(x, nd.array([1, 1], dtype="bool"), use_sequence_length=True)
