@@ -90,9 +90,10 @@ void FCForwardImpl(const FullyConnectedParam& p, const std::vector<TBlob>& in, O
   if (d.cols == 0) {
     if (req != kAddTo) std::fill(y, y + d.rows * h, DType(0));
   } else {
-    linalg::Gemm<DType>(false, true, DType(1), Mat<const DType>{in[0].dptr<DType>(), d.rows, d.cols, d.cols},
-                        Mat<const DType>{in[1].dptr<DType>(), h, d.cols, d.cols},
-                        DType(req == kAddTo ? 1 : 0), Mat<DType>{y, d.rows, h, h});
+    const Mat<const DType> X{in[0].dptr<DType>(), d.rows, d.cols, d.cols};
+    const Mat<const DType> W{in[1].dptr<DType>(), h, d.cols, d.cols};
+    linalg::Gemm<DType>(false, true, DType(1), X, W, DType(req == kAddTo ? 1 : 0),
+                        Mat<DType>{y, d.rows, h, h});
   }
   if (p.no_bias) return;
   const DType* b = in[2].dptr<DType>();

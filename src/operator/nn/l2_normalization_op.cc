@@ -129,8 +129,9 @@ void L2Backward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlo
 }
 
 const bool registered [[maybe_unused]] = [] {
-  RegisterStatLayer<L2NormalizationParam>({"L2Normalization", R"doc(Normalizes data to unit L2 norm: ``out = data / sqrt(sum(data ** 2) + eps)``.
+  RegisterStatLayer<L2NormalizationParam>({"L2Normalization", R"doc(Normalizes data to unit L2 norm.
 
+``out = data / sqrt(sum(data ** 2) + eps)``, the sum over each normalized vector.
 ``mode`` picks the vectors normalized: ``instance`` each sample (all axes but the first),
 ``channel`` each vector along axis 1 (one per sample and spatial position), ``spatial`` each
 sample's channel map (axes 2 and above). channel and spatial need data of 3 or more axes.

@@ -319,7 +319,8 @@ void RegisterSequenceOp(const char* name, const char* doc, FInferShape shape, FC
 }
 
 const bool registered [[maybe_unused]] = [] {
-  RegisterSequenceOp<SequenceParam>("SequenceMask", R"doc(Sets all elements outside the sequence to a constant value.
+  RegisterSequenceOp<SequenceParam>("SequenceMask", R"doc(Sets all elements outside the sequence
+to a constant value.
 
 data is (max_sequence_length, batch_size, ...) (axis=0) or (batch_size, max_sequence_length,
 ...) (axis=1). With use_sequence_length, the steps of sequence b from sequence_length[b] on
@@ -330,7 +331,8 @@ are set to ``value``; without it the data is returned unchanged.
 Returns, for each sequence b, its step sequence_length[b] - 1 (with use_sequence_length) or
 the last step; the output drops the sequence axis. An empty sequence gives its first step.
 )doc", SeqLastShape, SeqLastForward, SeqLastGrad);
-  RegisterSequenceOp<SequenceReverseParam>("SequenceReverse", R"doc(Reverses the elements of each sequence.
+  RegisterSequenceOp<SequenceReverseParam>("SequenceReverse",
+                                           R"doc(Reverses the elements of each sequence.
 
 With use_sequence_length only the first sequence_length[b] steps of sequence b are reversed
 and the padding after them stays in place. The sequence axis must be 0.

@@ -322,7 +322,8 @@ def test_row_norms_forward_and_gradients_match_numpy(op, kwargs, shape, nparam, 
         assert_almost_equal(grad, _numeric_grad(f, [x, g, b], head, i), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("op,kwargs,shape,nparam,ref", [c for c in NORM_CASES if c[0] != "InstanceNorm"])
+@pytest.mark.parametrize("op,kwargs,shape,nparam,ref",
+                         [c for c in NORM_CASES if c[0] != "InstanceNorm"])
 def test_row_norms_output_mean_var_shows_the_statistics(op, kwargs, shape, nparam, ref):
     rng = np.random.RandomState(5)
     x, g, b = rng.randn(*shape), rng.rand(nparam), rng.randn(nparam)
