@@ -3,6 +3,7 @@
 #include <string>
 
 #include "operator/nn/convolution_kernels.h"
+#include "operator/nn/nn_common.h"
 
 namespace mxnet {
 namespace op {
@@ -127,15 +128,6 @@ bool ConvShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TSha
   return true;
 }
 
-bool ConvType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
-  if (!ElemwiseType(attrs, in, out)) return false;
-  const int t = (*out)[0];
-  CHECK(t == kFloat32 || t == kFloat64 || t == kFloat16)
-      << "Operator " << attrs.op->name << ": supports float32, float64 and float16 inputs, given "
-      << DTypeName(t);
-  return true;
-}
-
 void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const ConvGeometry g = MakeConvGeometry(attrs, in[0].shape_);
@@ -216,7 +208,7 @@ is not 0; other dtypes (float64, float16) and oneDNN-less builds use im2col and 
     .add_arguments(ConvolutionParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames", InputNamesOf)
     .set_attr<FInferShape>("FInferShape", ConvShape)
-    .set_attr<FInferType>("FInferType", ConvType)
+    .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", ConvForward)
     .set_attr<FGradient>("FGradient", ConvGrad);
@@ -232,7 +224,7 @@ NNVM_REGISTER_OP(_backward_Convolution)
     .add_arguments(ConvolutionParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames", InputNames({"ograd", "data", "weight"}))
     .set_attr<FInferShape>("FInferShape", ConvBackwardShape)
-    .set_attr<FInferType>("FInferType", ConvType)
+    .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
 
