@@ -34,10 +34,11 @@ int LayoutSpatialDims(int layout) {
   }
 }
 
-/*! \brief A per-dimension argument (stride, pad) as given, or fill when it was left empty. */
+/*! \brief A per-dimension argument (stride, pad) as given, or fill when it was left empty.
+ *  As MXNet 1.9.1, entries past the kernel's dimensions are accepted and ignored. */
 index_t TupleOr(const char* op, const char* arg, const TShape& t, int nsp, int i, index_t fill) {
   if (t.ndim() <= 0) return fill;
-  CHECK_EQ(t.ndim(), nsp) << "Operator " << op << ": argument " << arg << " must have " << nsp
+  CHECK_GE(t.ndim(), nsp) << "Operator " << op << ": argument " << arg << " must have " << nsp
                           << " entries like kernel, given " << t;
   return t[i];
 }
@@ -72,31 +73,33 @@ PoolGeometry::PoolGeometry(const char* op, const PoolingParam& p, const TShape& 
     }
     kernel[i] = p.kernel[i];
     stride[i] = TupleOr(op, "stride", p.stride, nspatial, i, 1);
-    pad_lo[i] = pad_hi[i] = TupleOr(op, "pad", p.pad, nspatial, i, 0);
+    pad[i] = TupleOr(op, "pad", p.pad, nspatial, i, 0);
     CHECK_GT(kernel[i], 0) << "Operator " << op << ": argument kernel must be positive, given "
                            << p.kernel;
     CHECK_GT(stride[i], 0) << "Operator " << op << ": argument stride must be positive, given "
                            << p.stride;
-    CHECK_GE(pad_lo[i], 0) << "Operator " << op << ": argument pad must be non-negative, given "
+    CHECK_GE(pad[i], 0) << "Operator " << op << ": argument pad must be non-negative, given "
                            << p.pad;
   }
   const auto conv = static_cast<PoolConvention>(p.pooling_convention);
+  if (conv == PoolConvention::kSame && !p.global_pool) {
+    for (dim_t v : p.pad) {
+      CHECK_EQ(v, 0) << "Operator " << op << ": pooling_convention='same' disables argument pad, "
+                     << "given pad=" << p.pad;
+    }
+  }
   for (int i = 0; i < nspatial; ++i) {
     if (p.global_pool) {
       out[i] = 1;
     } else if (conv == PoolConvention::kSame) {
-      CHECK_EQ(pad_lo[i], 0) << "Operator " << op << ": pooling_convention='same' computes its "
-                             << "own padding, so argument pad must be 0, given " << p.pad;
-      // TensorFlow's SAME: ceil(x / stride) windows, the padding split with the extra at the end.
+      // As MXNet 1.9.1: ceil(x / stride) windows from the first element on, the last ones
+      // running past the end; what lies past it counts for nothing, avg's divisor included.
       out[i] = (in[i] + stride[i] - 1) / stride[i];
-      const index_t total = std::max<index_t>((out[i] - 1) * stride[i] + kernel[i] - in[i], 0);
-      pad_lo[i] = total / 2;
-      pad_hi[i] = total - pad_lo[i];
     } else {
-      const index_t padded = in[i] + 2 * pad_lo[i];
+      const index_t padded = in[i] + 2 * pad[i];
       CHECK_LE(kernel[i], padded)
           << "Operator " << op << ": argument kernel " << p.kernel << " exceeds the padded input "
-          << "in spatial dim " << i << " (" << in[i] << " padded by " << pad_lo[i] << " on each "
+          << "in spatial dim " << i << " (" << in[i] << " padded by " << pad[i] << " on each "
           << "side to " << padded << "); data shape " << data;
       const index_t span = padded - kernel[i];
       out[i] = 1 + (conv == PoolConvention::kFull ? (span + stride[i] - 1) / stride[i]
@@ -134,10 +137,10 @@ struct Window {
   index_t size_with_pad = 1, size_inside = 1;
   Window(const PoolGeometry& g, const index_t o[3]) {
     for (int d = 0; d < 3; ++d) {
-      const index_t start = o[d] * g.stride[d] - g.pad_lo[d];
+      const index_t start = o[d] * g.stride[d] - g.pad[d];
       // The window may run past the padding under pooling_convention='full'; MXNet counts
       // only the part inside the padded input towards the avg divisor.
-      const index_t end = std::min(start + g.kernel[d], g.in[d] + g.pad_hi[d]);
+      const index_t end = std::min(start + g.kernel[d], g.in[d] + g.pad[d]);
       size_with_pad *= end - start;
       lo[d] = std::max<index_t>(start, 0);
       hi[d] = std::min(end, g.in[d]);
@@ -384,7 +387,8 @@ The definition of *f* depends on ``pooling_convention``:
 
 - **valid** (default): f(x, k, p, s) = floor((x+2*p-k)/s)+1
 - **full**, compatible with Caffe: f(x, k, p, s) = ceil((x+2*p-k)/s)+1
-- **same**: f(x, k, p, s) = ceil(x/s), padding chosen to cover the input (pad must be 0)
+- **same**: f(x, k, p, s) = ceil(x/s), windows from the first element on, the last ones
+  running past the end (pad must be 0)
 
 With ``global_pool`` the kernel covers the whole spatial input, padding is 0 and every
 spatial output dimension is 1.

@@ -67,14 +67,14 @@ struct PoolingParam : public dmlc::Parameter<PoolingParam> {
 };
 
 /*! \brief Where every pooling window lies: the argument tuples resolved against one input
- *  shape (global pooling, defaults, the convention's padding), spatial dims padded to 3 with
+ *  shape (global pooling, defaults, the convention's output size), spatial dims padded to 3 with
  *  size 1, and element strides so channel-first and channel-last layouts share one loop. */
 struct PoolGeometry {
   int nspatial = 0;
   index_t batch = 0, channels = 0;
   index_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
   index_t kernel[3] = {1, 1, 1}, stride[3] = {1, 1, 1};
-  index_t pad_lo[3] = {0, 0, 0}, pad_hi[3] = {0, 0, 0};
+  index_t pad[3] = {0, 0, 0};  // on each side
   // Element strides of batch, channel and each spatial dim, in the input and the output.
   index_t in_n = 0, in_c = 0, in_s[3] = {0, 0, 0};
   index_t out_n = 0, out_c = 0, out_s[3] = {0, 0, 0};

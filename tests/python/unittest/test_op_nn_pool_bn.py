@@ -138,12 +138,15 @@ def test_channel_last_layout_equals_transposed_channel_first(layout, perm):
     assert_almost_equal(xl.grad.asnumpy(), xc.grad.asnumpy().transpose(perm))
 
 
-def test_same_convention_covers_the_input_with_ceil_outputs():
-    x = np.arange(7, dtype=np.float32).reshape(1, 1, 7)
-    out = nd.Pooling(nd.array(x), kernel=(3,), stride=(2,), pool_type="max",
-                     pooling_convention="same")
-    # 4 windows; 2 padding columns split 1 before, 1 after.
-    assert_almost_equal(out.asnumpy().ravel(), np.array([1, 3, 5, 6]))
+def test_same_convention_has_ceil_outputs_running_past_the_end():
+    x = nd.array(np.arange(10).reshape(1, 1, 10))
+    # Values observed in MXNet 1.9.1; extra pad entries are accepted when all zero.
+    for kw, expected in [(dict(kernel=2, stride=2, pool_type="max"), [1, 3, 5, 7, 9]),
+                         (dict(kernel=3, stride=2, pool_type="avg"), [1, 3, 5, 7, 8.5]),
+                         (dict(kernel=3, stride=2, pool_type="sum"), [3, 9, 15, 21, 17]),
+                         (dict(kernel=4, stride=3, pool_type="sum"), [6, 18, 30, 9])]:
+        out = nd.Pooling(x, pad=(0, 0, 0), pooling_convention="same", **kw)
+        assert_almost_equal(out.asnumpy().ravel(), np.array(expected, dtype=np.float32))
 
 
 @pytest.mark.parametrize("dtype,tol", [("float16", 1e-2), ("float64", 1e-12)])
@@ -209,8 +212,8 @@ def test_pooling_bad_arguments_raise_naming_op_and_argument():
     _raises(lambda: nd.Pooling(x, kernel=(2, 2), pool_type="lp", p_value=4), "p_value", "4")
     _raises(lambda: nd.Pooling(nd.ones((1, 3)), kernel=(2,)), "Pooling", "data", "(1,3)")
     _raises(lambda: nd.Pooling(x.astype("int32"), kernel=(2, 2)), "Pooling", "int32")
-    _raises(lambda: nd.Pooling(nd.ones((1, 1, 7)), kernel=(3,), pad=(1,),
-                               pooling_convention="same"), "Pooling", "pad")
+    _raises(lambda: nd.Pooling(nd.ones((1, 1, 7)), kernel=(3,), pad=(0, 1),
+                               pooling_convention="same"), "Pooling", "pad", "(0,1)")
 
 
 # ------------------------------------------------------------------------------ BatchNorm
