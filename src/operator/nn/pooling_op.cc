@@ -79,7 +79,7 @@ PoolGeometry::PoolGeometry(const char* op, const PoolingParam& p, const TShape& 
     CHECK_GT(stride[i], 0) << "Operator " << op << ": argument stride must be positive, given "
                            << p.stride;
     CHECK_GE(pad[i], 0) << "Operator " << op << ": argument pad must be non-negative, given "
-                           << p.pad;
+                        << p.pad;
   }
   const auto conv = static_cast<PoolConvention>(p.pooling_convention);
   if (conv == PoolConvention::kSame && !p.global_pool) {
