@@ -11,10 +11,9 @@ namespace op {
 DMLC_REGISTER_PARAMETER(ConvolutionParam);
 
 namespace {
-
 const char* const kSpatialNames[] = {"", "(w,)", "(h, w)", "(d, h, w)"};
+}  // namespace
 
-// A spatial argument (stride, dilate, pad): empty means the default in every dim.
 void SpatialArg(const NodeAttrs& attrs, const char* name, const TShape& v, int nspatial,
                 index_t fallback, index_t min_value, index_t* dst) {
   if (v.ndim() <= 0) {
@@ -31,11 +30,17 @@ void SpatialArg(const NodeAttrs& attrs, const char* name, const TShape& v, int n
   }
 }
 
-int DefaultLayout(int nspatial) {
-  return nspatial == 1 ? conv::kNCW : nspatial == 2 ? conv::kNCHW : conv::kNCDHW;
+int ConvLayout(const NodeAttrs& attrs, const dmlc::optional<int>& layout, int nspatial) {
+  const int l = layout.has_value() ? layout.value()
+                : nspatial == 1    ? conv::kNCW
+                : nspatial == 2    ? conv::kNCHW
+                                   : conv::kNCDHW;
+  const int layout_spatial = (l == conv::kNCW) ? 1 : (l == conv::kNCHW || l == conv::kNHWC) ? 2 : 3;
+  CHECK_EQ(layout_spatial, nspatial) << "Operator " << attrs.op->name
+                                     << ": argument layout does not match a kernel of "
+                                     << nspatial << " dims";
+  return l;
 }
-
-}  // namespace
 
 ConvGeometry MakeConvGeometry(const NodeAttrs& attrs, const TShape& data) {
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
@@ -45,13 +50,7 @@ ConvGeometry MakeConvGeometry(const NodeAttrs& attrs, const TShape& data) {
   CHECK(g.nspatial >= 1 && g.nspatial <= 3)
       << "Operator " << op << ": argument kernel expected 1, 2 or 3 values ((w,), (h, w) or "
       << "(d, h, w)), given " << p.kernel;
-  const int layout = p.layout.has_value() ? p.layout.value() : DefaultLayout(g.nspatial);
-  const int layout_spatial = (layout == conv::kNCW) ? 1
-                             : (layout == conv::kNCHW || layout == conv::kNHWC) ? 2
-                                                                                 : 3;
-  CHECK_EQ(layout_spatial, g.nspatial)
-      << "Operator " << op << ": argument layout does not match a kernel of " << g.nspatial
-      << " dims (kernel=" << p.kernel << ")";
+  const int layout = ConvLayout(attrs, p.layout, g.nspatial);
   g.channel_last = layout == conv::kNHWC || layout == conv::kNDHWC;
   CHECK_EQ(data.ndim(), g.nspatial + 2)
       << "Operator " << op << ": input data expected " << g.nspatial + 2 << " dims for a "

@@ -91,6 +91,13 @@ struct ConvGeometry {
  *  Throws dmlc::Error naming the operator, the argument and the shapes.
  */
 ConvGeometry MakeConvGeometry(const NodeAttrs& attrs, const TShape& data);
+/*! \brief Read a spatial argument (kernel, stride, dilate, pad, ...) of nspatial values into
+ *  the last nspatial slots of dst; an empty one means fallback in every dim. Checks count and
+ *  minimum, naming the operator and the argument. */
+void SpatialArg(const NodeAttrs& attrs, const char* name, const TShape& v, int nspatial,
+                index_t fallback, index_t min_value, index_t* dst);
+/*! \brief The layout argument, or the default for nspatial dims; checked against nspatial. */
+int ConvLayout(const NodeAttrs& attrs, const dmlc::optional<int>& layout, int nspatial);
 /*! \brief Shapes of weight and output for a geometry, in the layout's order. */
 TShape ConvWeightShape(const ConvGeometry& g);
 TShape ConvOutputShape(const ConvGeometry& g);

@@ -34,6 +34,22 @@ def ref_conv(x, w, b, stride, dilate, pad, groups):
     return y
 
 
+def check_grads(arrays, refs, ref_fn, head, rng, eps=1e-3):
+    """Each array's .grad at a few random entries against central differences of
+    sum(ref_fn(*refs) * head) (refs: the numpy inputs, None for an absent bias)."""
+    for i, (a, ref) in enumerate(zip(arrays, refs)):
+        grad = a.grad.asnumpy()
+        for _ in range(3):
+            idx = tuple(rng.randint(s) for s in ref.shape)
+            plus, minus = ref.copy(), ref.copy()
+            plus[idx] += eps
+            minus[idx] -= eps
+            f_plus = (ref_fn(*[plus if j == i else r for j, r in enumerate(refs)]) * head).sum()
+            f_minus = (ref_fn(*[minus if j == i else r for j, r in enumerate(refs)]) * head).sum()
+            num = (f_plus - f_minus) / (2 * eps)
+            assert abs(grad[idx] - num) <= 1e-3 + 1e-3 * abs(num), (i, idx, grad[idx], num)
+
+
 def channel_last(a):
     return np.moveaxis(a, 1, -1)
 
@@ -78,20 +94,7 @@ def test_forward_and_gradients_match_numpy(case, onednn):
                               num_filter=nf, num_group=ng, no_bias=no_bias)
     y.backward(mx.nd.array(head))
     np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-4, atol=1e-4)
-    # Gradients by the adjoint identity and finite differences of the reference.
-    eps = 1e-3
-    for i, (a, ref) in enumerate(zip(args, [x, w, b])):
-        grad = a.grad.asnumpy()
-        for _ in range(3):
-            idx = tuple(rng.randint(s) for s in ref.shape)
-            plus, minus = ref.copy(), ref.copy()
-            plus[idx] += eps
-            minus[idx] -= eps
-            ins_p = [plus if j == i else r for j, r in enumerate([x, w, b])]
-            ins_m = [minus if j == i else r for j, r in enumerate([x, w, b])]
-            num = ((ref_conv(*ins_p, stride, dilate, pad, ng) * head).sum() -
-                   (ref_conv(*ins_m, stride, dilate, pad, ng) * head).sum()) / (2 * eps)
-            assert abs(grad[idx] - num) <= 1e-3 + 1e-3 * abs(num), (i, idx, grad[idx], num)
+    check_grads(args, [x, w, b], lambda *r: ref_conv(*r, stride, dilate, pad, ng), head, rng)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float16])
@@ -214,3 +217,88 @@ def test_arguments_and_defaults_as_mxnet():
                           bias=mx.nd.ones((3,)), kernel=(3, 3), num_filter=3, workspace=512,
                           cudnn_tune="fastest", cudnn_off=True)
     np.testing.assert_allclose(y.asnumpy(), np.full((1, 3, 2, 2), 19.0))
+
+
+# ------------------------------------------------------------------ Deconvolution
+
+def ref_deconv(x, w, b, stride, dilate, pad, adj, groups):
+    """numpy reference by the definition: each input element scatters weight * value.
+    x (N, C, *S), w (C, F/g, *k) -> (N, F, *out)."""
+    nsp = x.ndim - 2
+    n, c = x.shape[:2]
+    fg = w.shape[1]
+    ks = w.shape[2:]
+    full = [stride[i] * (x.shape[2 + i] - 1) + dilate[i] * (ks[i] - 1) + 1 for i in range(nsp)]
+    y = np.zeros((n, fg * groups) + tuple(f + adj[i] for i, f in enumerate(full)))
+    cg = c // groups
+    for ci in range(c):
+        g = ci // cg
+        for pos in itertools.product(*[range(s) for s in x.shape[2:]]):
+            v = x[(slice(None), ci) + pos]                      # (N,)
+            for off in itertools.product(*[range(s) for s in ks]):
+                tgt = tuple(pos[i] * stride[i] + off[i] * dilate[i] for i in range(nsp))
+                y[(slice(None), slice(g * fg, (g + 1) * fg)) + tgt] += \
+                    v[:, None] * w[(ci, slice(None)) + off][None, :]
+    crop = tuple(slice(pad[i], y.shape[2 + i] - pad[i]) for i in range(nsp))
+    y = y[(slice(None), slice(None)) + crop]
+    if b is not None:
+        y = y + b.reshape((1, -1) + (1,) * nsp)
+    return y
+
+
+DECONV_CASES = [
+    # (data shape, kernel, stride, dilate, pad, adj, num_filter, num_group, no_bias)
+    ((2, 3, 5), (3,), (2,), (1,), (1,), (1,), 4, 1, True),
+    ((2, 4, 3, 4), (3, 3), (2, 2), (1, 1), (1, 0), (1, 1), 2, 2, False),
+    ((1, 2, 3, 3), (2, 3), (1, 2), (2, 1), (0, 1), (0, 1), 3, 1, False),
+    ((1, 2, 2, 3, 2), (2, 2, 2), (2, 1, 2), (1, 1, 1), (0, 0, 1), (1, 0, 0), 2, 1, True),
+]
+
+
+@pytest.mark.parametrize("onednn", [True, False])
+@pytest.mark.parametrize("case", DECONV_CASES)
+def test_deconvolution_forward_and_gradients_match_numpy(case, onednn):
+    shape, kernel, stride, dilate, pad, adj, nf, ng, no_bias = case
+    with_onednn(onednn)
+    rng = np.random.RandomState(5)
+    x = rng.uniform(-1, 1, shape)
+    w = rng.uniform(-1, 1, (shape[1], nf // ng) + kernel)
+    b = None if no_bias else rng.uniform(-1, 1, (nf,))
+    want = ref_deconv(x, w, b, stride, dilate, pad, adj, ng)
+    args = [mx.nd.array(x), mx.nd.array(w)] + ([] if no_bias else [mx.nd.array(b)])
+    for a in args:
+        a.attach_grad()
+    head = rng.uniform(-1, 1, want.shape)
+    with mx.autograd.record():
+        y = mx.nd.Deconvolution(*args, kernel=kernel, stride=stride, dilate=dilate, pad=pad,
+                                adj=adj, num_filter=nf, num_group=ng, no_bias=no_bias)
+    y.backward(mx.nd.array(head))
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-4, atol=1e-4)
+    check_grads(args, [x, w, b], lambda *r: ref_deconv(*r, stride, dilate, pad, adj, ng), head,
+                rng)
+
+
+def test_deconvolution_target_shape_and_defaults_as_mxnet():
+    x = mx.nd.array(np.arange(2 * 3 * 4 * 4).reshape(2, 3, 4, 4) / 10.)
+    w = mx.nd.array(np.arange(3 * 2 * 3 * 3).reshape(3, 2, 3, 3) / 10.)
+    # Sums observed with MXNet 1.9.1 on these inputs.
+    y = mx.nd.Deconvolution(x, w, kernel=(3, 3), num_filter=2, stride=(2, 2), target_shape=(9, 9))
+    assert y.shape == (2, 2, 9, 9)
+    assert abs(y.sum().asscalar() - 25068.96) < 0.05
+    y = mx.nd.Deconvolution(x, w, kernel=(3, 3), num_filter=2, stride=(2, 2), pad=(1, 1),
+                            adj=(1, 1))
+    assert abs(y.sum().asscalar() - 21553.56) < 0.05
+    # no_bias defaults to True: two inputs are enough.
+    assert mx.nd.Deconvolution(x, w, kernel=(3, 3), num_filter=2).shape == (2, 2, 6, 6)
+
+
+def test_deconvolution_bad_arguments():
+    x, w = mx.nd.ones((1, 3, 4, 4)), mx.nd.ones((3, 2, 3, 3))
+    with pytest.raises(MXNetError, match=r"Deconvolution.*adj.*smaller than stride"):
+        mx.nd.Deconvolution(x, w, kernel=(3, 3), num_filter=2, stride=(2, 2), adj=(2, 2))
+    with pytest.raises(MXNetError, match=r"Deconvolution.*target_shape.*larger"):
+        mx.nd.Deconvolution(x, w, kernel=(3, 3), num_filter=2, target_shape=(20, 20))
+    with pytest.raises(MXNetError, match=r"Deconvolution.*divisible by num_group"):
+        mx.nd.Deconvolution(x, w, kernel=(3, 3), num_filter=2, num_group=2)
+    with pytest.raises(MXNetError, match=r"Deconvolution.*weight"):
+        mx.nd.Deconvolution(x, mx.nd.ones((3, 2, 2, 2)), kernel=(3, 3), num_filter=2)
