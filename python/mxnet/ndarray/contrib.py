@@ -1,7 +1,7 @@
 """mx.nd.contrib: operators registered as _contrib_* (filled from the registry at import), the
 candidate sampler rand_zipfian, the element tests isinf/isfinite/isnan MXNet 1.x defines
-here from existing operators, and the AdamW updates, which take rescale_grad as a number or an
-array."""
+here from existing operators, the AdamW updates, which take rescale_grad as a number or an
+array, and the multi-tensor LAMB updates, which take lists of arrays."""
 import math
 
 import numpy as _np
@@ -9,7 +9,8 @@ import numpy as _np
 from ..context import current_context
 from . import ndarray as _nd
 
-__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "adamw_update", "mp_adamw_update"]
+__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "adamw_update", "mp_adamw_update",
+           "multi_lamb_update", "multi_mp_lamb_update"]
 
 
 def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
@@ -83,3 +84,31 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
                                       lr=lr, eta=eta, beta1=beta1, beta2=beta2,
                                       epsilon=epsilon, wd=wd, clip_gradient=clip_gradient,
                                       out=out, name=name, **kwargs)
+
+
+def _interleave(*lists):
+    """[a0, b0, ..., a1, b1, ...] from lists [a0, a1, ...], [b0, b1, ...], ..."""
+    return [x for group in zip(*lists) for x in group]
+
+
+def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None, num_tensors=0,
+                      **kwargs):
+    """LAMB update of several weights in one call (operator _multi_lamb_update): lists of
+    weights, gradients, means and variances (the last two updated in place), a step count,
+    learning rate and weight decay per weight; num_tensors defaults to len(weights)."""
+    from . import _internal
+    return _internal._multi_lamb_update(*_interleave(weights, grads, mean, var), out=out,
+                                        num_tensors=num_tensors or len(weights),
+                                        step_count=step_count, learning_rates=lrs, wds=wds,
+                                        **kwargs)
+
+
+def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=None,
+                         num_tensors=0, **kwargs):
+    """Multi-precision form of multi_lamb_update (operator _multi_mp_lamb_update): float32
+    means, variances and master weights weights32, all updated in place."""
+    from . import _internal
+    return _internal._multi_mp_lamb_update(*_interleave(weights, grads, mean, var, weights32),
+                                           out=out, num_tensors=num_tensors or len(weights),
+                                           step_count=step_count, learning_rates=lrs, wds=wds,
+                                           **kwargs)

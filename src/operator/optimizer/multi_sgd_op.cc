@@ -159,18 +159,7 @@ bool MultiSgdShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<
         << "Operator " << attrs.op->name << ": argument wds expected " << p.num_weights
         << " weight decays (num_weights), given " << p.wds.ndim();
   }
-  bool known = true;
-  for (size_t k = 0; k < n; ++k) {
-    TShape s;
-    for (size_t j = 0; j < stride; ++j) {
-      AssignInputShape(attrs, k * stride + j, &s, (*in)[k * stride + j]);
-    }
-    AssignShape(attrs, "output", &s, (*out)[k]);
-    for (size_t j = 0; j < stride; ++j) (*in)[k * stride + j] = s;
-    (*out)[k] = s;
-    known = known && s.IsKnown();
-  }
-  return known;
+  return GroupShapes(attrs, stride, in, out);
 }
 
 // Every weight, gradient and output shares one real dtype; mom and weight32 of the mixed-

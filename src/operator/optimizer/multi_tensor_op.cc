@@ -64,21 +64,6 @@ uint32_t NumArrays(const NodeAttrs& attrs) {
 }
 
 // ---------------------------------------------------------------- multi_sum_sq
-// As MXNet: a float accumulator, each square computed in the array's dtype (so a float16
-// square rounds to float16), elements added in order.
-template <typename DType>
-float SumOfSquares(const TBlob& b) {
-  using R = Real<DType>;
-  using Wide = std::conditional_t<std::is_same<DType, double>::value, double, float>;
-  const DType* x = b.dptr<DType>();
-  float sum = 0.f;
-  for (size_t j = 0, n = b.Size(); j < n; ++j) {
-    const R sq = R(x[j]) * R(x[j]);
-    sum = static_cast<float>(static_cast<Wide>(sum) + static_cast<Wide>(sq));
-  }
-  return sum;
-}
-
 void MultiSumSqCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   float* o = out[0].dptr<float>();

@@ -84,6 +84,22 @@ FInferShape SharedShapeOfFirst(size_t n) {
   };
 }
 
+bool GroupShapes(const NodeAttrs& attrs, size_t stride, std::vector<TShape>* in,
+                 std::vector<TShape>* out) {
+  bool known = true;
+  for (size_t k = 0; k < out->size(); ++k) {
+    TShape s;
+    for (size_t j = 0; j < stride; ++j) {
+      AssignInputShape(attrs, k * stride + j, &s, (*in)[k * stride + j]);
+    }
+    AssignShape(attrs, "output", &s, (*out)[k]);
+    for (size_t j = 0; j < stride; ++j) (*in)[k * stride + j] = s;
+    (*out)[k] = s;
+    known = known && s.IsKnown();
+  }
+  return known;
+}
+
 FInferType SharedTypeOfFirst(size_t n) {
   return [n](const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
     const size_t k = std::min(n, in->size());

@@ -107,6 +107,20 @@ inline void Store(DType* out, OpReqType req, V v) {
   *out = static_cast<DType>(x);
 }
 
+/*! \brief Sum of squares of b, as MXNet's multi_sum_sq: a float accumulator, each square
+ *  computed in the array's dtype (a float16 square rounds to float16), elements in order. */
+template <typename DType>
+float SumOfSquares(const TBlob& b) {
+  using Wide = std::conditional_t<std::is_same<DType, double>::value, double, float>;
+  const DType* x = b.dptr<DType>();
+  float sum = 0.f;
+  for (size_t j = 0, n = b.Size(); j < n; ++j) {
+    const Real<DType> sq = Real<DType>(x[j]) * Real<DType>(x[j]);
+    sum = static_cast<float>(static_cast<Wide>(sum) + static_cast<Wide>(sq));
+  }
+  return sum;
+}
+
 /*! \brief Number of elements of input 0, as a loop bound. */
 inline index_t NumElements(const std::vector<TBlob>& in) {
   return static_cast<index_t>(in[0].Size());
@@ -165,6 +179,10 @@ FInferShape SharedShapeOfFirst(size_t n);
  *  float16; the other inputs (float32 master weights and states) must be float32.
  */
 FInferType SharedTypeOfFirst(size_t n);
+/*! \brief Inputs in groups of `stride` per output (weight_k, grad_k, ... then output k): each
+ *  group shares its output's shape; inputs after the groups are left as they are. */
+bool GroupShapes(const NodeAttrs& attrs, size_t stride, std::vector<TShape>* in,
+                 std::vector<TShape>* out);
 /*! \brief Input i must have dtype want (or be unknown, then it gets want). */
 void RequireInputType(const NodeAttrs& attrs, size_t i, int want, std::vector<int>* in);
 /*! \brief The same for the output. */

@@ -563,3 +563,60 @@ def test_update_ops_are_listed_with_mxnet_signatures():
     assert "t : int, required" in nd.ftml_update.__doc__
     assert "num_weights : int, optional, default='1'" in nd.multi_sgd_update.__doc__ or \
         "num_weights : int, optional, default=1" in nd.multi_sgd_update.__doc__
+
+
+# ---------------------------------------------------------------- multi-tensor lamb
+def _ref_multi_lamb(w, g, mean, var, step, lr, wd, lower_bound=-1, upper_bound=-1, **kw):
+    direction, mean, var = ref_lamb1(w, g, mean, var, t=step, wd=wd, **kw)
+    r1 = np.sqrt(np.sum(w.astype(np.float64) ** 2))
+    r2 = np.sqrt(np.sum(direction.astype(np.float64) ** 2))
+    if lower_bound >= 0:
+        r1 = max(r1, lower_bound)
+    if upper_bound >= 0:
+        r1 = min(r1, upper_bound)
+    ratio = 1.0 if r1 == 0 or r2 == 0 else r1 / r2
+    return [w - lr * ratio * direction, mean, var]
+
+
+@pytest.mark.parametrize("mp", [False, True])
+def test_multi_lamb_update_matches_per_tensor_lamb(mp):
+    dtype = np.float16 if mp else np.float64
+    steps, lrs, wds = (1, 3, 5), (0.1, 0.05, 0.2), (0.0, 0.01, 0.1)
+    for kw in (dict(), dict(rescale_grad=0.5, clip_gradient=0.3, bias_correction=False),
+               dict(lower_bound=0.5, upper_bound=1.0), dict(lower_bound=5.0)):
+        w32 = [_rand(k, np.float32, s) for k, s in enumerate(SHAPES3)]
+        g = [_rand(10 + k, dtype, s) for k, s in enumerate(SHAPES3)]
+        sd = np.float32 if mp else dtype
+        mean = [_rand(20 + k, sd, s) for k, s in enumerate(SHAPES3)]
+        var = [_rand(30 + k, sd, s, positive=True) for k, s in enumerate(SHAPES3)]
+        W = [nd.array(a, dtype=dtype) for a in w32]
+        G = [nd.array(a, dtype=dtype) for a in g]
+        M, V = [nd.array(a, dtype=sd) for a in mean], [nd.array(a, dtype=sd) for a in var]
+        args = dict(step_count=steps, lrs=lrs, wds=wds, out=W, **kw)
+        if mp:
+            W32 = [nd.array(a) for a in w32]
+            nd.contrib.multi_mp_lamb_update(W, G, M, V, W32, **args)
+        else:
+            nd.contrib.multi_lamb_update(W, G, M, V, **args)
+        for k in range(3):
+            master = w32[k].astype(dtype).astype(sd) if not mp else w32[k]
+            expected = _ref_multi_lamb(master, g[k].astype(sd), mean[k], var[k], steps[k],
+                                       lrs[k], wds[k], **kw)
+            if mp:
+                # r1 is the norm of the float16 weight, as in MXNet
+                _close(W32[k].asnumpy(), expected[0], np.float16)
+                np.testing.assert_array_equal(W[k].asnumpy(),
+                                              W32[k].asnumpy().astype(np.float16))
+            else:
+                # the direction and the norms pass through float32, as in MXNet
+                np.testing.assert_allclose(W[k].asnumpy(), expected[0], rtol=1e-6, atol=1e-7)
+            np.testing.assert_allclose(M[k].asnumpy(), expected[1], rtol=1e-6)
+            np.testing.assert_allclose(V[k].asnumpy(), expected[2], rtol=1e-6)
+
+
+def test_multi_lamb_update_checks_counts():
+    w = nd.ones(3)
+    with pytest.raises(MXNetError, match=r"_multi_lamb_update: argument step_count expected 2 "
+                                         r"values"):
+        _int._multi_lamb_update(w, w, w, w, w, w, w, w, num_tensors=2, step_count=(1,),
+                                learning_rates=(0.1, 0.1), wds=(0, 0))
