@@ -101,10 +101,11 @@ inline int SignOf(R x) {
 /*! \brief Write v (any compute type) to *out under req. */
 template <typename DType, typename V>
 inline void Store(DType* out, OpReqType req, V v) {
-  if (req == kNullOp) return;
-  double x = static_cast<double>(v);
-  if (req == kAddTo) x += static_cast<double>(*out);
-  *out = static_cast<DType>(x);
+  if (req == kAddTo) {
+    *out = static_cast<DType>(static_cast<double>(*out) + static_cast<double>(v));
+  } else if (req != kNullOp) {
+    *out = static_cast<DType>(v);
+  }
 }
 
 /*! \brief Sum of squares of b, as MXNet's multi_sum_sq: a float accumulator, each square
