@@ -1,7 +1,7 @@
 """mx.nd.contrib: operators registered as _contrib_* (filled from the registry at import), the
 candidate sampler rand_zipfian, the element tests isinf/isfinite/isnan MXNet 1.x defines
 here from existing operators, the AdamW updates, which take rescale_grad as a number or an
-array, and the multi-tensor LAMB updates, which take lists of arrays."""
+array, and the multi-tensor AdamW and LAMB updates, which take lists of arrays."""
 import math
 
 import numpy as _np
@@ -10,7 +10,8 @@ from ..context import current_context
 from . import ndarray as _nd
 
 __all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "adamw_update", "mp_adamw_update",
-           "multi_lamb_update", "multi_mp_lamb_update"]
+           "multi_adamw_update", "multi_mp_adamw_update", "multi_lamb_update",
+           "multi_mp_lamb_update"]
 
 
 def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
@@ -89,6 +90,29 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
 def _interleave(*lists):
     """[a0, b0, ..., a1, b1, ...] from lists [a0, a1, ...], [b0, b1, ...], ..."""
     return [x for group in zip(*lists) for x in group]
+
+
+def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=None,
+                       name=None, size=0, **kwargs):
+    """AdamW update of several weights in one call (operator _multi_adamw_update): lists of
+    weights, gradients, means and variances (the last two updated in place), one lr, wd and
+    eta per weight; rescale_grad a number or an NDArray; size defaults to len(weights)."""
+    from . import _internal
+    data = _interleave(weights, grads, mean, var)
+    data.append(_rescale_grad_array(rescale_grad, weights[0].context))
+    return _internal._multi_adamw_update(*data, out=out, num_weights=size or len(weights),
+                                         lrs=lrs, wds=wds, etas=etas, name=name, **kwargs)
+
+
+def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lrs, wds, etas,
+                          out=None, name=None, size=0, **kwargs):
+    """Multi-precision form of multi_adamw_update (operator _multi_mp_adamw_update): float32
+    means, variances and master weights weights32, all updated in place."""
+    from . import _internal
+    data = _interleave(weights, grads, mean, var, weights32)
+    data.append(_rescale_grad_array(rescale_grad, weights[0].context))
+    return _internal._multi_mp_adamw_update(*data, out=out, num_weights=size or len(weights),
+                                            lrs=lrs, wds=wds, etas=etas, name=name, **kwargs)
 
 
 def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None, num_tensors=0,

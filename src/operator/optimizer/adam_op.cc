@@ -1,5 +1,6 @@
 // Adam-family update operators: adam_update, _adamw_update and _mp_adamw_update (rescale_grad
-// given as an array), and the two phases of LAMB, lamb_update_phase1/2 and their
+// given as an array) and their multi-weight forms _multi_adamw_update and
+// _multi_mp_adamw_update, and the two phases of LAMB, lamb_update_phase1/2 and their
 // mixed-precision forms mp_lamb_update_phase1/2.
 #include <cmath>
 #include <cstring>
@@ -43,6 +44,26 @@ struct AdamWParam : public dmlc::Parameter<AdamWParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(AdamWParam);
+
+struct MultiAdamWParam : public dmlc::Parameter<MultiAdamWParam> {
+  FloatTuple lrs;
+  float beta1, beta2, epsilon;
+  FloatTuple wds, etas;
+  float clip_gradient;
+  int num_weights;
+  DMLC_DECLARE_PARAMETER(MultiAdamWParam) {
+    DMLC_DECLARE_FIELD(lrs).describe("Learning rates");
+    MXNET_UPDATE_FIELD_BETAS(1e-8f);
+    DMLC_DECLARE_FIELD(wds).describe(
+        "Weight decays: each adds a penalty on large weights (proportional to the square of "
+        "each weight) to the objective function.");
+    DMLC_DECLARE_FIELD(etas).describe("Learning rates schedule multiplier");
+    MXNET_UPDATE_FIELD_CLIP(clip_gradient);
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
+        "Number of updated weights.");
+  }
+};
+DMLC_REGISTER_PARAMETER(MultiAdamWParam);
 
 struct LambPhaseOneParam : public dmlc::Parameter<LambPhaseOneParam> {
   float beta1, beta2, epsilon;
@@ -108,7 +129,8 @@ struct AdamKernel {
 /*! \brief The rescale_grad array's first element; false when the update is to be skipped
  *  (NaN, Inf or 0), after giving a separate out the weight unchanged. */
 bool ReadRescale(const std::vector<TBlob>& in, const TBlob& out, float* rescale) {
-  *rescale = *in.back().dptr<float>();
+  MXNET_REAL_TYPE_SWITCH(in.back().type_flag_, SType,
+                         { *rescale = static_cast<float>(*in.back().dptr<SType>()); });
   if (std::isfinite(*rescale) && *rescale != 0.f) return true;
   // MXNet leaves out untouched; for out=weight that is the same, for a fresh out this gives
   // the unchanged weight rather than uninitialized memory.
@@ -172,6 +194,85 @@ struct MpAdamWKernel {
     });
   }
 };
+
+// ---------------------------------------------------------------- multi-weight adamw
+
+/*!
+ * \brief One weight of _multi_(mp_)adamw_update, computing in M (the weight's type, float for
+ *  mixed precision, which steps weight32). Its moments are written as
+ *  mean = beta1 * (mean - grad) + grad, as MXNet's multi-weight kernel does.
+ */
+template <typename DType, bool kMp>
+void MultiAdamWOne(const MultiAdamWParam& p, size_t k, const TBlob* group, float scale,
+                   const TBlob& out, OpReqType req) {
+  using MS = std::conditional_t<kMp, float, DType>;
+  using M = Real<MS>;
+  const M beta1(p.beta1), beta2(p.beta2), eps(p.epsilon), clip(p.clip_gradient), lr(p.lrs[k]),
+      wd(p.wds[k]), eta(p.etas[k]), rescale(scale);
+  const bool clipping = p.clip_gradient >= 0.0f;
+  const DType* w = group[0].dptr<DType>();
+  const DType* g = group[1].dptr<DType>();
+  MS* mean = group[2].dptr<MS>();
+  MS* var = group[3].dptr<MS>();
+  float* w32 = kMp ? group[4].dptr<float>() : nullptr;
+  DType* o = out.dptr<DType>();
+  ParallelFor(static_cast<index_t>(out.Size()), [=](index_t i) {
+    M wi;
+    if constexpr (kMp) wi = w32[i]; else wi = M(w[i]);
+    M grad = rescale * M(g[i]);
+    if (clipping) grad = Clip(grad, clip);
+    const M m = beta1 * (M(mean[i]) - grad) + grad;
+    const M sq = grad * grad;
+    const M v = beta2 * (M(var[i]) - sq) + sq;
+    mean[i] = static_cast<MS>(m);
+    var[i] = static_cast<MS>(v);
+    wi = wi - eta * (lr * m / (Sqrt(v) + eps) + wd * wi);
+    if constexpr (kMp) w32[i] = wi;
+    Store(o + i, req, wi);
+  });
+}
+
+template <bool kMp>
+void MultiAdamWCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const MultiAdamWParam& p = Param<MultiAdamWParam>(attrs);
+  const size_t stride = kMp ? 5 : 4;
+  float scale = 0.f;
+  bool run = true;
+  for (size_t k = 0; k < out.size(); ++k) {
+    run = ReadRescale({in[k * stride], in.back()}, out[k], &scale);
+  }
+  if (!run) return;
+  MXNET_REAL_TYPE_SWITCH(in[0].type_flag_, DType, {
+    for (size_t k = 0; k < out.size(); ++k) {
+      MultiAdamWOne<DType, kMp>(p, k, &in[k * stride], scale, out[k], req[k]);
+    }
+  });
+}
+
+// Inputs of weight k share output k's shape; one rate, decay and multiplier per weight; the
+// trailing rescale_grad is read at its first element.
+bool MultiAdamWShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const MultiAdamWParam& p = Param<MultiAdamWParam>(attrs);
+  for (const auto& arg : {std::make_pair("lrs", p.lrs.ndim()), std::make_pair("wds", p.wds.ndim()),
+                          std::make_pair("etas", p.etas.ndim())}) {
+    CHECK_EQ(arg.second, p.num_weights)
+        << "Operator " << attrs.op->name << ": argument " << arg.first << " expected "
+        << p.num_weights << " values (num_weights), given " << arg.second;
+  }
+  return GroupShapes(attrs, (in->size() - 1) / out->size(), in, out);
+}
+
+template <bool kMp>
+void RegisterMultiAdamW(const char* name, const char* doc) {
+  MultiOpSpec spec = MomentGroupsSpec(name, doc, kMp, true);
+  spec.count = [](const NodeAttrs& a) {
+    return static_cast<uint32_t>(Param<MultiAdamWParam>(a).num_weights);
+  };
+  spec.shape = MultiAdamWShape;
+  spec.compute = MultiAdamWCompute<kMp>;
+  RegisterMulti<MultiAdamWParam>(spec);
+}
 
 // ---------------------------------------------------------------- lamb
 // Phase 1 (and its float32 form: M is the type of mean, var and the output, W32 the weight
@@ -336,6 +437,13 @@ const bool kRegistered [[maybe_unused]] = [] {
                               {"weight", "grad", "mean", "var", "weight32", "rescale_grad"},
                               {2, 3, 4}, SharedShapeOfFirst(5), SharedTypeOfFirst(2),
                               UpdateCompute<AdamWParam, MpAdamWKernel>});
+  RegisterMultiAdamW<false>("_multi_adamw_update",
+                            "AdamW update (as _adamw_update) of num_weights weights in one "
+                            "call, each with its own lr, wd and eta; one output per weight.");
+  RegisterMultiAdamW<true>("_multi_mp_adamw_update",
+                           "Multi-precision AdamW update of num_weights weights in one call: "
+                           "as _multi_adamw_update, computed in float32 on mean, var and "
+                           "weight32 (all float32, updated in place).");
   RegisterUpdate<LambPhaseOneParam>(
       {"lamb_update_phase1",
        "Phase 1 of LAMB: updates mean and var in place (as Adam, on rescale_grad * grad "

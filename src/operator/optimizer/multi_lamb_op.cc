@@ -129,39 +129,11 @@ bool MultiLambShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector
   return GroupShapes(attrs, in->size() / out->size(), in, out);
 }
 
-// Weights, gradients and outputs share one real dtype; in the mixed-precision form mean, var
-// and weight32 are float32 (in the plain form they share the weights' dtype).
-template <bool kMp>
-bool MultiLambType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
-  const size_t stride = kMp ? 5 : 4;
-  int t = -1;
-  for (size_t i = 0; i < in->size(); ++i) {
-    if (!kMp || i % stride < 2) AssignInputType(attrs, i, &t, (*in)[i]);
-  }
-  for (auto& o : *out) AssignType(attrs, "output", &t, o);
-  CheckRealType(attrs, 0, t);
-  for (size_t i = 0; i < in->size(); ++i) {
-    if (kMp && i % stride >= 2) RequireInputType(attrs, i, kFloat32, in); else (*in)[i] = t;
-  }
-  for (auto& o : *out) o = t;
-  return t != -1;
-}
-
 template <bool kMp>
 void RegisterMultiLamb(const char* name, const char* doc) {
-  MultiOpSpec spec;
-  spec.name = name;
-  spec.doc = doc;
-  spec.data_doc = "data";
-  spec.group = {"weight_", "grad_", "mean_", "var_"};
-  spec.mutated = {2, 3};
-  if (kMp) {
-    spec.group.push_back("weight32_");
-    spec.mutated.push_back(4);
-  }
+  MultiOpSpec spec = MomentGroupsSpec(name, doc, kMp, false);
   spec.count = NumTensors;
   spec.shape = MultiLambShape;
-  spec.type = MultiLambType<kMp>;
   spec.compute = MultiLambCompute<kMp>;
   RegisterMulti<MultiLAMBParam>(spec).set_attr<FResourceRequest>("FResourceRequest",
                                                                  TempSpaceRequest);

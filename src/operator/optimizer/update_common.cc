@@ -172,6 +172,42 @@ nnvm::Op& RegisterUpdateOp(const UpdateOpSpec& spec, std::function<void(NodeAttr
   return op;
 }
 
+MultiOpSpec MomentGroupsSpec(const char* name, const char* doc, bool mp, bool tail) {
+  MultiOpSpec spec;
+  spec.name = name;
+  spec.doc = doc;
+  spec.data_doc = "data";
+  spec.group = {"weight_", "grad_", "mean_", "var_"};
+  spec.mutated = {2, 3};
+  if (mp) {
+    spec.group.push_back("weight32_");
+    spec.mutated.push_back(4);
+  }
+  if (tail) spec.tail = {"rescale_grad"};
+  const size_t stride = spec.group.size(), extra = spec.tail.size();
+  spec.type = [mp, stride, extra](const NodeAttrs& attrs, std::vector<int>* in,
+                                  std::vector<int>* out) {
+    const size_t n = out->size();
+    int t = -1;
+    for (size_t i = 0; i < n * stride; ++i) {
+      if (!mp || i % stride < 2) AssignInputType(attrs, i, &t, (*in)[i]);
+    }
+    for (auto& o : *out) AssignType(attrs, "output", &t, o);
+    CheckRealType(attrs, 0, t);
+    for (size_t i = 0; i < n * stride; ++i) {
+      if (mp && i % stride >= 2) RequireInputType(attrs, i, kFloat32, in); else (*in)[i] = t;
+    }
+    for (auto& o : *out) o = t;
+    bool known = t != -1;
+    for (size_t i = n * stride; i < n * stride + extra; ++i) {
+      CheckRealType(attrs, i, (*in)[i]);
+      known = known && (*in)[i] != -1;
+    }
+    return known;
+  };
+  return spec;
+}
+
 nnvm::Op& RegisterMultiOp(const MultiOpSpec& spec, std::function<void(NodeAttrs*)> parser,
                           const std::vector<dmlc::ParamFieldInfo>& fields) {
   const auto count = spec.count;

@@ -236,6 +236,14 @@ struct MultiOpSpec {
 nnvm::Op& RegisterMultiOp(const MultiOpSpec& spec, std::function<void(NodeAttrs*)> parser,
                           const std::vector<dmlc::ParamFieldInfo>& fields);
 
+/*!
+ * \brief A multi-weight Adam-style op (AdamW, LAMB): groups weight_, grad_, mean_, var_ (and
+ *  weight32_ when mp), with mean, var (and weight32) updated in place, and its dtype rule:
+ *  weights, gradients and outputs share one real dtype, mean and var share it too or, when mp,
+ *  are float32 with weight32; a trailing input (tail, rescale_grad) may be any real dtype.
+ */
+MultiOpSpec MomentGroupsSpec(const char* name, const char* doc, bool mp, bool tail);
+
 template <typename PType>
 nnvm::Op& RegisterMulti(MultiOpSpec spec) {
   return RegisterMultiOp(spec, ParamParser<PType>, PType::__FIELDS__());

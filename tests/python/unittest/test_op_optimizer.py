@@ -620,3 +620,46 @@ def test_multi_lamb_update_checks_counts():
                                          r"values"):
         _int._multi_lamb_update(w, w, w, w, w, w, w, w, num_tensors=2, step_count=(1,),
                                 learning_rates=(0.1, 0.1), wds=(0, 0))
+
+
+# ---------------------------------------------------------------- multi-weight adamw
+@pytest.mark.parametrize("mp,dtype", [(False, np.float32), (False, np.float64),
+                                      (True, np.float16)])
+def test_multi_adamw_update_matches_per_weight_adamw(mp, dtype):
+    # (MXNet 1.9.1 copies lrs, wds and etas into float16/float64 arrays bit for bit, which
+    # garbles them for those dtypes; float32 and the mixed-precision form agree with it.)
+    lrs, wds, etas = (0.1, 0.05, 0.2), (0.0, 0.01, 0.1), (1.0, 0.5, 2.0)
+    sd = np.float32 if mp else dtype
+    for kw in (dict(), dict(clip_gradient=0.3, beta1=0.8, epsilon=1e-4)):
+        w32 = [_rand(k, np.float32, s) for k, s in enumerate(SHAPES3)]
+        g = [_rand(10 + k, dtype, s) for k, s in enumerate(SHAPES3)]
+        mean = [_rand(20 + k, sd, s) for k, s in enumerate(SHAPES3)]
+        var = [_rand(30 + k, sd, s, positive=True) for k, s in enumerate(SHAPES3)]
+        W = [nd.array(a, dtype=dtype) for a in w32]
+        M, V = [nd.array(a, dtype=sd) for a in mean], [nd.array(a, dtype=sd) for a in var]
+        args = dict(lrs=lrs, wds=wds, etas=etas, out=W, **kw)
+        G = [nd.array(a, dtype=dtype) for a in g]
+        if mp:
+            W32 = [nd.array(a) for a in w32]
+            nd.contrib.multi_mp_adamw_update(W, G, M, V, W32, 0.5, **args)
+        else:
+            nd.contrib.multi_adamw_update(W, G, M, V, nd.array([0.5], dtype=dtype), **args)
+        for k in range(3):
+            master = w32[k] if mp else w32[k].astype(dtype)
+            expected = ref_adamw(master, g[k].astype(sd), mean[k], var[k], lr=lrs[k],
+                                 eta=etas[k], wd=wds[k], rescale_grad=0.5, **kw)
+            _close((W32 if mp else W)[k].asnumpy(), expected[0], sd)
+            _close(M[k].asnumpy(), expected[1], sd)
+            _close(V[k].asnumpy(), expected[2], sd)
+            if mp:
+                np.testing.assert_array_equal(W[k].asnumpy(),
+                                              W32[k].asnumpy().astype(np.float16))
+
+
+def test_multi_adamw_update_is_skipped_for_zero_rescale():
+    W, G, M, V = ([nd.array(_rand(i, np.float32, s)) for s in SHAPES3] for i in range(4))
+    before = [a.asnumpy() for a in W + M + V]
+    nd.contrib.multi_adamw_update(W, G, M, V, 0.0, lrs=(0.1,) * 3, wds=(0,) * 3,
+                                  etas=(1,) * 3, out=W)
+    for a, b in zip(W + M + V, before):
+        np.testing.assert_array_equal(a.asnumpy(), b)
