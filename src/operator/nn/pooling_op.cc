@@ -2,6 +2,7 @@
 // resolution, shape and type rules, the plain CPU kernels and the registration.
 #include "operator/nn/pooling_op.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -131,19 +132,34 @@ TShape PoolGeometry::OutputShape() const {
 
 namespace {
 
+/*! \brief Each dim's window ranges, per output index along that dim (computed once per call;
+ *  windows are separable). */
+struct WindowTable {
+  std::vector<index_t> lo[3], hi[3], with_pad[3];
+  explicit WindowTable(const PoolGeometry& g) {
+    for (int d = 0; d < 3; ++d) {
+      for (index_t o = 0; o < g.out[d]; ++o) {
+        const index_t start = o * g.stride[d] - g.pad[d];
+        // The window may run past the padding under pooling_convention='full'; MXNet counts
+        // only the part inside the padded input towards the avg divisor.
+        const index_t end = std::min(start + g.kernel[d], g.in[d] + g.pad[d]);
+        with_pad[d].push_back(end - start);
+        lo[d].push_back(std::max<index_t>(start, 0));
+        hi[d].push_back(std::min(end, g.in[d]));
+      }
+    }
+  }
+};
+
 /*! \brief One output's window: its clipped range per dim and MXNet's divisor for avg. */
 struct Window {
   index_t lo[3], hi[3];
   index_t size_with_pad = 1, size_inside = 1;
-  Window(const PoolGeometry& g, const index_t o[3]) {
+  Window(const WindowTable& t, const index_t o[3]) {
     for (int d = 0; d < 3; ++d) {
-      const index_t start = o[d] * g.stride[d] - g.pad[d];
-      // The window may run past the padding under pooling_convention='full'; MXNet counts
-      // only the part inside the padded input towards the avg divisor.
-      const index_t end = std::min(start + g.kernel[d], g.in[d] + g.pad[d]);
-      size_with_pad *= end - start;
-      lo[d] = std::max<index_t>(start, 0);
-      hi[d] = std::min(end, g.in[d]);
+      lo[d] = t.lo[d][o[d]];
+      hi[d] = t.hi[d][o[d]];
+      size_with_pad *= t.with_pad[d][o[d]];
       size_inside *= std::max<index_t>(hi[d] - lo[d], 0);
     }
   }
@@ -204,11 +220,12 @@ void ForwardImpl(const PoolMode& m, const PoolGeometry& g, const DType* x, DType
   using Acc = typename AccType<DType>::type;
   const index_t per_plane = g.OutputsPerPlane();
   const index_t total = g.batch * g.channels * per_plane;
+  const WindowTable table(g);
   ParallelFor(total, [&](index_t i) {
     const index_t plane = i / per_plane, n = plane / g.channels, c = plane % g.channels;
     index_t o[3];
     OutputCoords(g, i % per_plane, o);
-    const Window w(g, o);
+    const Window w(table, o);
     const DType* base = x + n * g.in_n + c * g.in_c;
     Acc r;
     if (m.type == PoolType::kMax) {
@@ -238,11 +255,16 @@ void BackwardImpl(const PoolMode& m, const PoolGeometry& g, const DType* og, con
   using Acc = typename AccType<DType>::type;
   const index_t per_plane = g.OutputsPerPlane();
   const index_t in_plane = g.in[0] * g.in[1] * g.in[2];
-  ParallelFor(g.batch * g.channels, [&](index_t plane) {
+  const WindowTable table(g);
+  // By planes, but parallel by the work in them (a few planes can hold many outputs).
+  LoopMaybeParallel(g.batch * g.channels * (per_plane + in_plane) >= ParallelGrain(),
+                    g.batch * g.channels, [&](index_t plane) {
     const index_t n = plane / g.channels, c = plane % g.channels;
     const DType* xb = x + n * g.in_n + c * g.in_c;
     DType* db = dx + n * g.in_n + c * g.in_c;
-    if (req != kAddTo) {
+    if (req != kAddTo && !g.channel_last) {
+      std::fill(db, db + in_plane, DType(0));  // a channel-first plane is contiguous
+    } else if (req != kAddTo) {
       for (index_t k = 0; k < in_plane; ++k) {
         index_t rest = k;
         const index_t i2 = rest % g.in[2];
@@ -254,7 +276,7 @@ void BackwardImpl(const PoolMode& m, const PoolGeometry& g, const DType* og, con
     for (index_t k = 0; k < per_plane; ++k) {
       index_t o[3];
       OutputCoords(g, k, o);
-      const Window w(g, o);
+      const Window w(table, o);
       if (w.Empty()) continue;
       const index_t oo = n * g.out_n + c * g.out_c + OutputOffset(g, o);
       const Acc grad = static_cast<Acc>(og[oo]);
