@@ -28,6 +28,18 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
 void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
                         const TBlob& data, const TBlob& weight, const ConvGrads& grads);
 
+/*!
+ * \brief Transposed convolution through the kernels above, for the convolution geometry g
+ *  whose data gradient it is (g.bias false; a bias is the caller's): out = deconv(data,
+ *  weight), and its data and weight gradients (either skipped with kNullOp). Shared by
+ *  Deconvolution and bilinear UpSampling; defined in deconvolution_op.cc.
+ */
+void DeconvForwardKernel(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
+                         const TBlob& weight, const TBlob& out, OpReqType req);
+void DeconvBackwardKernel(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
+                          const TBlob& data, const TBlob& weight, const TBlob& data_grad,
+                          OpReqType data_req, const TBlob& weight_grad, OpReqType weight_req);
+
 }  // namespace op
 }  // namespace mxnet
 

@@ -204,15 +204,43 @@ void ConvBackwardAny(const ConvGeometry& g, const OpContext& ctx, const TBlob& o
   }
 }
 
+}  // namespace
+
+void DeconvForwardKernel(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
+                         const TBlob& weight, const TBlob& out, OpReqType req) {
+  if (req == kNullOp) return;
+  ConvGrads grads;
+  grads.data = &out;
+  grads.data_req = req;
+  // The convolution's "data" is only read for a weight gradient, not asked for here.
+  ConvBackwardAny(g, ctx, data, out, weight, grads);
+}
+
+void DeconvBackwardKernel(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
+                          const TBlob& data, const TBlob& weight, const TBlob& data_grad,
+                          OpReqType data_req, const TBlob& weight_grad, OpReqType weight_req) {
+  if (data_req != kNullOp) {
+    if (ConvUsesOneDNN(g, weight.type_flag_)) {
+      ConvForwardOneDNN(g, ctx, ograd, weight, nullptr, data_grad, data_req);
+    } else {
+      ConvForwardPlain(g, ctx, ograd, weight, nullptr, data_grad, data_req);
+    }
+  }
+  if (weight_req != kNullOp) {
+    ConvGrads grads;
+    grads.weight = &weight_grad;
+    grads.weight_req = weight_req;
+    ConvBackwardAny(g, ctx, data, ograd, weight, grads);
+  }
+}
+
+namespace {
+
 void DeconvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   const ConvGeometry g = DeconvGeometry(attrs, in[0].shape_);
-  ConvGrads grads;
-  grads.data = &out[0];
-  grads.data_req = req[0];
-  // The convolution's "data" is only read for a weight gradient, not asked for here.
-  ConvBackwardAny(g, ctx, in[0], out[0], in[1], grads);
+  DeconvForwardKernel(g, ctx, in[0], in[1], out[0], req[0]);
   if (!Param<DeconvolutionParam>(attrs).no_bias) {
     MXNET_REAL_TYPE_SWITCH(out[0].type_flag_, DType, { AddBias<DType>(g, in[2], out[0]); });
   }
@@ -222,20 +250,8 @@ void DeconvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vect
 void DeconvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const ConvGeometry g = DeconvGeometry(attrs, in[1].shape_);
-  const TBlob &dy = in[0], &x = in[1], &w = in[2];
-  if (req[0] != kNullOp) {
-    if (ConvUsesOneDNN(g, w.type_flag_)) {
-      ConvForwardOneDNN(g, ctx, dy, w, nullptr, out[0], req[0]);
-    } else {
-      ConvForwardPlain(g, ctx, dy, w, nullptr, out[0], req[0]);
-    }
-  }
-  if (req[1] != kNullOp) {
-    ConvGrads grads;
-    grads.weight = &out[1];
-    grads.weight_req = req[1];
-    ConvBackwardAny(g, ctx, x, dy, w, grads);
-  }
+  const TBlob& dy = in[0];
+  DeconvBackwardKernel(g, ctx, dy, in[1], in[2], out[0], req[0], out[1], req[1]);
   if (out.size() > 2 && req[2] != kNullOp) {
     MXNET_REAL_TYPE_SWITCH(dy.type_flag_, DType, { BiasGrad<DType>(g, dy, out[2], req[2]); });
   }
