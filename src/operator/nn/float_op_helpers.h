@@ -1,0 +1,58 @@
+// Helpers shared by the float-only activation, softmax and loss-layer operators in this folder:
+// their compute type, dtype rule, zero label gradients and backward shape rule.
+#ifndef MXNET_OPERATOR_NN_FLOAT_OP_HELPERS_H_
+#define MXNET_OPERATOR_NN_FLOAT_OP_HELPERS_H_
+
+#include <cstring>
+#include <initializer_list>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "operator/operator_common.h"
+
+namespace mxnet {
+namespace op {
+
+/*! \brief Type a float kernel computes in: double for float64, float for float32 and float16. */
+template <typename T>
+using FloatComputeOf =
+    typename std::conditional<std::is_same<T, double>::value, double, float>::type;
+
+/*! \brief All inputs and outputs share one dtype, which must be float16, float32 or float64. */
+inline bool FloatElemwiseType(const NodeAttrs& attrs, std::vector<int>* in,
+                              std::vector<int>* out) {
+  if (!ElemwiseType(attrs, in, out)) return false;
+  CHECK(IsFloatDType((*out)[0])) << "Operator " << attrs.op->name
+                                 << ": expected float16, float32 or float64 inputs, given "
+                                 << DTypeName((*out)[0]);
+  return true;
+}
+
+/*! \brief Zeros into b (the gradient of an input that gets none, e.g. a label). */
+inline void ZeroGradient(const TBlob& b, OpReqType req) {
+  if (req != kNullOp && req != kAddTo) std::memset(b.dptr_, 0, b.Size() * DTypeSize(b.type_flag_));
+}
+
+/*! \brief Backward shape rule: output i has the shape of input from[i] (-1: left free). */
+inline bool GradShapesFromInputs(const NodeAttrs& attrs, std::vector<TShape>* in,
+                                 std::vector<TShape>* out, std::initializer_list<int> from) {
+  bool known = true;
+  size_t i = 0;
+  for (int j : from) {
+    if (j >= 0 && i < out->size()) {
+      AssignShape(attrs, "gradient " + std::to_string(i), &(*out)[i], (*in)[j]);
+      known = known && (*out)[i].IsKnown();
+    }
+    ++i;
+  }
+  return known;
+}
+
+/*! \brief (0, 0): output 0 may reuse input 0's memory. */
+inline std::vector<std::pair<int, int>> InplaceFirstInput(const NodeAttrs&) { return {{0, 0}}; }
+
+}  // namespace op
+}  // namespace mxnet
+
+#endif  // MXNET_OPERATOR_NN_FLOAT_OP_HELPERS_H_
