@@ -30,42 +30,56 @@ ActType TypeOf(const NodeAttrs& attrs) {
   return static_cast<ActType>(Param<ActivationParam>(attrs).act_type);
 }
 
-template <typename C>
-C Activate(ActType t, C x) {
+/*! \brief The elementwise operator computing the same function (its fast kernels are reused);
+ *  softrelu has none. */
+const char* UnaryOpOf(ActType t) {
   switch (t) {
-    case ActType::kReLU: return x > C(0) || std::isnan(x) ? x : C(0);
-    case ActType::kSigmoid: return C(1) / (C(1) + std::exp(-x));
-    case ActType::kTanh: return std::tanh(x);
-    case ActType::kSoftReLU: return x > C(20) ? x : std::log1p(std::exp(x));  // exp overflows
-    case ActType::kSoftSign: return x / (C(1) + std::fabs(x));
+    case ActType::kReLU: return "relu";
+    case ActType::kSigmoid: return "sigmoid";
+    case ActType::kTanh: return "tanh";
+    case ActType::kSoftSign: return "softsign";
+    case ActType::kSoftReLU: return nullptr;
   }
-  return x;
+  return nullptr;
 }
 
-/*! \brief d(out)/d(in) from the output y and (softsign only) the input x. */
-template <typename C>
-C Slope(ActType t, C y, C x) {
-  switch (t) {
-    case ActType::kReLU: return std::isnan(y) ? y : C(y > C(0));
-    case ActType::kSigmoid: return y * (C(1) - y);
-    case ActType::kTanh: return C(1) - y * y;
-    case ActType::kSoftReLU: return -std::expm1(-y);
-    case ActType::kSoftSign: {
-      const C d = C(1) + std::fabs(x);
-      return C(1) / (d * d);
-    }
+void ActivationCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const ActType t = TypeOf(attrs);
+  if (const char* unary = UnaryOpOf(t)) {
+    static const auto& kernels = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+    kernels[nnvm::Op::Get(unary)](attrs, ctx, in, req, out);
+    return;
+  }
+  MXNET_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    using C = FloatComputeOf<DType>;
+    MapFloat(in[0].dptr<DType>(), out[0].dptr<DType>(), static_cast<index_t>(out[0].Size()),
+             req[0], [](C x) { return x > C(20) ? x : std::log1p(std::exp(x)); });  // no overflow
+  });
+}
+
+/*! \brief d(out)/d(in) of activation kT from the output y, or for softsign the input x. */
+template <ActType kT, typename C>
+C Slope(C y, C x) {
+  if constexpr (kT == ActType::kReLU) return y != y ? y : C(y > C(0));  // NaN stays NaN
+  if constexpr (kT == ActType::kSigmoid) return y * (C(1) - y);
+  if constexpr (kT == ActType::kTanh) return C(1) - y * y;
+  if constexpr (kT == ActType::kSoftReLU) return -std::expm1(-y);
+  if constexpr (kT == ActType::kSoftSign) {
+    const C d = C(1) + std::fabs(x);
+    return C(1) / (d * d);
   }
   return C(1);
 }
 
-void ActivationCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
-                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  const ActType t = TypeOf(attrs);
-  MXNET_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    using C = FloatComputeOf<DType>;
-    MapLoop(in[0].dptr<DType>(), out[0].dptr<DType>(), static_cast<index_t>(out[0].Size()),
-            req[0], [t](DType v) { return DType(Activate<C>(t, static_cast<C>(v))); });
-  });
+template <ActType kT, typename DType>
+void GradLoop(const std::vector<TBlob>& in, OpReqType req, const TBlob& out) {
+  using C = FloatComputeOf<DType>;
+  const DType* g = in[0].dptr<DType>();
+  // softsign's slope reads the input, the others the output.
+  const DType* v = kT == ActType::kSoftSign ? in[2].dptr<DType>() : in[1].dptr<DType>();
+  MapFloat2(g, v, out.dptr<DType>(), static_cast<index_t>(out.Size()), req,
+            [](C gi, C vi) { return gi * Slope<kT, C>(vi, vi); });
 }
 
 // Inputs: (ograd, output) for relu, (ograd, output, data) otherwise, as MXNet's graph has them.
@@ -73,19 +87,14 @@ void ActivationGradCompute(const NodeAttrs& attrs, const OpContext&,
                            const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                            const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
-  const ActType t = TypeOf(attrs);
-  const index_t n = static_cast<index_t>(out[0].Size());
   MXNET_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    using C = FloatComputeOf<DType>;
-    const DType* g = in[0].dptr<DType>();
-    const DType* y = in[1].dptr<DType>();
-    const DType* x = in.size() > 2 ? in[2].dptr<DType>() : y;
-    DType* dx = out[0].dptr<DType>();
-    const OpReqType r = req[0];
-    ParallelFor(n, [&](index_t i) {
-      const C s = Slope<C>(t, static_cast<C>(y[i]), static_cast<C>(x[i]));
-      Assign(dx + i, r, DType(static_cast<C>(g[i]) * s));
-    });
+    switch (TypeOf(attrs)) {
+      case ActType::kReLU: GradLoop<ActType::kReLU, DType>(in, req[0], out[0]); break;
+      case ActType::kSigmoid: GradLoop<ActType::kSigmoid, DType>(in, req[0], out[0]); break;
+      case ActType::kTanh: GradLoop<ActType::kTanh, DType>(in, req[0], out[0]); break;
+      case ActType::kSoftReLU: GradLoop<ActType::kSoftReLU, DType>(in, req[0], out[0]); break;
+      case ActType::kSoftSign: GradLoop<ActType::kSoftSign, DType>(in, req[0], out[0]); break;
+    }
   });
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "operator/operator_common.h"
+#include "operator/tensor/elemwise_unary_kernel.h"
 
 namespace mxnet {
 namespace op {
@@ -47,6 +48,44 @@ inline bool GradShapesFromInputs(const NodeAttrs& attrs, std::vector<TShape>* in
     ++i;
   }
   return known;
+}
+
+/*! \brief y[i] (req) = fn(x[i]) (all in DType; fn takes and returns FloatComputeOf<DType>) over
+ *  chunks shared by the OpenMP threads. The loops are `omp simd` and fn is copied locally, so
+ *  selects like x > 0 ? x : a * x become vector blends instead of mispredicted branches. */
+template <typename DType, typename Fn>
+void MapFloat(const DType* x, DType* y, index_t n, OpReqType req, Fn fn) {
+  using C = FloatComputeOf<DType>;
+  if (req == kNullOp || n <= 0) return;
+  ParallelChunks(n, 8192, [&](index_t b, index_t e) {
+    const Fn f = fn;
+    if (req == kAddTo) {
+#pragma omp simd
+      for (index_t i = b; i < e; ++i) y[i] = DType(static_cast<C>(y[i]) + f(static_cast<C>(x[i])));
+    } else {
+#pragma omp simd
+      for (index_t i = b; i < e; ++i) y[i] = DType(f(static_cast<C>(x[i])));
+    }
+  });
+}
+
+/*! \brief The same for two inputs: y[i] (req) = fn(a[i], b[i]). */
+template <typename DType, typename Fn>
+void MapFloat2(const DType* a, const DType* b, DType* y, index_t n, OpReqType req, Fn fn) {
+  using C = FloatComputeOf<DType>;
+  if (req == kNullOp || n <= 0) return;
+  ParallelChunks(n, 8192, [&](index_t lo, index_t hi) {
+    const Fn f = fn;
+    if (req == kAddTo) {
+#pragma omp simd
+      for (index_t i = lo; i < hi; ++i) {
+        y[i] = DType(static_cast<C>(y[i]) + f(static_cast<C>(a[i]), static_cast<C>(b[i])));
+      }
+    } else {
+#pragma omp simd
+      for (index_t i = lo; i < hi; ++i) y[i] = DType(f(static_cast<C>(a[i]), static_cast<C>(b[i])));
+    }
+  });
 }
 
 /*! \brief (0, 0): output 0 may reuse input 0's memory. */

@@ -1,5 +1,6 @@
 // LeakyReLU family (leaky, prelu with a learnt gamma, rrelu with a random slope, elu, selu,
 // gelu) and its backward op.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -119,10 +120,8 @@ void Forward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBl
   const C slope = static_cast<C>(p.slope);
   switch (t) {
     case LeakyType::kLeaky:
-      MapLoop(x, y, n, r, [slope](DType v) {
-        const C c = static_cast<C>(v);
-        return DType(c > C(0) ? c : c * slope);
-      });
+      // Selects written as min/max: GCC keeps branches around a multiply that may trap.
+      MapFloat(x, y, n, r, [slope](C c) { return std::max(c, C(0)) + slope * std::min(c, C(0)); });
       break;
     case LeakyType::kPReLU: {
       const GammaMap m = MapGamma(attrs, in[0].shape_, in[1].shape_);
@@ -151,19 +150,16 @@ void Forward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBl
       break;
     }
     case LeakyType::kELU:
-      MapLoop(x, y, n, r, [slope](DType v) {
-        const C c = static_cast<C>(v);
-        return DType(c > C(0) ? c : slope * std::expm1(c));
-      });
+      MapFloat(x, y, n, r,
+               [slope](C c) { return std::max(c, C(0)) + slope * std::expm1(std::min(c, C(0))); });
       break;
     case LeakyType::kSELU:
-      MapLoop(x, y, n, r, [](DType v) {
-        const C c = static_cast<C>(v);
-        return DType(C(kSeluLambda) * (c > C(0) ? c : C(kSeluAlpha) * std::expm1(c)));
+      MapFloat(x, y, n, r, [](C c) {
+        return C(kSeluLambda) * (std::max(c, C(0)) + C(kSeluAlpha) * std::expm1(std::min(c, C(0))));
       });
       break;
     case LeakyType::kGELU:
-      MapLoop(x, y, n, r, [](DType v) { return DType(Gelu(static_cast<C>(v))); });
+      MapFloat(x, y, n, r, [](C c) { return Gelu(c); });
       break;
   }
 }
@@ -207,8 +203,28 @@ void Backward(const NodeAttrs& attrs, const std::vector<TBlob>& in,
     }
     return C(1);
   };
-  if (req[0] != kNullOp) {
-    ParallelFor(n, [&](index_t i) { Assign(dx + i, req[0], DType(static_cast<C>(g[i]) * dydx(i))); });
+  switch (t) {  // the common cases as vector loops, the others element by element
+    case LeakyType::kLeaky:
+      MapFloat2(g, y, dx, n, req[0], [slope](C gi, C yi) {
+        const C pos = C(yi > C(0));
+        return gi * (pos + (C(1) - pos) * slope);
+      });
+      break;
+    case LeakyType::kELU:
+      MapFloat2(g, y, dx, n, req[0], [slope](C gi, C yi) {
+        const C pos = C(yi > C(0));
+        return gi * (pos + (C(1) - pos) * (yi + slope));
+      });
+      break;
+    case LeakyType::kGELU:
+      MapFloat2(g, x, dx, n, req[0], [](C gi, C xi) { return gi * GeluSlope(xi); });
+      break;
+    default:
+      if (req[0] != kNullOp) {
+        ParallelFor(n, [&](index_t i) {
+          Assign(dx + i, req[0], DType(static_cast<C>(g[i]) * dydx(i)));
+        });
+      }
   }
   if (has_gamma && req[1] != kNullOp) {
     const TBlob& dgamma = out[1];

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "operator/nn/float_op_helpers.h"
+#include "operator/tensor/elemwise_unary_functors.h"
 
 namespace mxnet {
 namespace op {
@@ -26,39 +29,105 @@ index_t RowLength(const TBlob* length, index_t r, index_t M) {
   return static_cast<index_t>(std::clamp<int64_t>(v, 0, M));
 }
 
-/*! \brief Calls fn(r, base, stride) for every row, across threads when the array is large. */
+template <typename C>
+inline C Exp(C x) {
+  if constexpr (std::is_same<C, float>::value) return unary_op::ExpF32(x);
+  else return std::exp(x);
+}
+
+// Rows along a strided axis (inner > 1) are handled kTile neighbouring positions at a time, so
+// every pass over the axis reads contiguous runs instead of one element per cache line.
+constexpr index_t kTile = 64;
+
+/*! \brief fn(o, i0, w) for each tile of w <= kTile rows starting at position i0 of outer
+ *  block o (w = 1 when the rows are contiguous), across threads when the array is large. */
 template <typename Fn>
-void ForEachRow(const SoftmaxLayout& l, Fn fn) {
-  const index_t total = l.rows() * l.M;
-  LoopMaybeParallel(total >= ParallelGrain(), l.rows(), [&](index_t r) {
-    const index_t o = r / l.inner, i = r % l.inner;
-    fn(r, o * l.M * l.inner + i, l.inner);
+void ForEachTile(const SoftmaxLayout& l, Fn fn) {
+  const index_t tiles_per_outer = (l.inner + kTile - 1) / kTile;
+  const index_t tiles = l.inner == 1 ? l.outer : l.outer * tiles_per_outer;
+  LoopMaybeParallel(l.rows() * l.M >= ParallelGrain(), tiles, [&](index_t t) {
+    if (l.inner == 1) return fn(t, index_t(0), index_t(1));
+    const index_t o = t / tiles_per_outer, i0 = (t % tiles_per_outer) * kTile;
+    fn(o, i0, std::min(kTile, l.inner - i0));
   });
 }
 
+/*! \brief y = softmax(sign * x / t) over one contiguous row of M elements, the first len kept;
+ *  flatten inlines the exp so the loops vectorize. */
+template <typename IType, typename C>
+__attribute__((flatten)) void SoftmaxRow(const IType* x, C* y, index_t len, index_t M, C sign,
+                                         C inv_t) {
+  C mx = -std::numeric_limits<C>::infinity(), sum = 0;
+#pragma omp simd reduction(max : mx)
+  for (index_t j = 0; j < len; ++j) mx = std::max(mx, sign * static_cast<C>(x[j]));
+#pragma omp simd reduction(+ : sum)
+  for (index_t j = 0; j < len; ++j) {
+    const C e = Exp((sign * static_cast<C>(x[j]) - mx) * inv_t);
+    y[j] = e;
+    sum += e;
+  }
+  const C inv_sum = C(1) / sum;
+#pragma omp simd
+  for (index_t j = 0; j < len; ++j) y[j] *= inv_sum;
+  for (index_t j = len; j < M; ++j) y[j] = C(0);
+}
+
 template <typename IType, typename OType>
-void Forward(const TBlob& in, const TBlob& out, OpReqType req, const SoftmaxLayout& l,
+__attribute__((flatten)) void Forward(const TBlob& in, const TBlob& out, OpReqType req, const SoftmaxLayout& l,
              const SoftmaxOptions& opt, const TBlob* length) {
   using C = FloatComputeOf<IType>;
   const IType* x = in.dptr<IType>();
   OType* y = out.dptr<OType>();
   const C inv_t = C(1) / static_cast<C>(opt.temperature);
   const C sign = opt.negate ? C(-1) : C(1);
-  ForEachRow(l, [&](index_t r, index_t base, index_t stride) {
-    const index_t len = RowLength(length, r, l.M);
-    auto v = [&](index_t j) { return sign * static_cast<C>(x[base + j * stride]); };
-    C mx = len > 0 ? v(0) : C(0);
-    for (index_t j = 1; j < len; ++j) mx = std::max(mx, v(j));
-    C sum = 0;
-    for (index_t j = 0; j < len; ++j) sum += std::exp((v(j) - mx) * inv_t);
-    const C log_sum = std::log(sum), inv_sum = C(1) / sum;
-    for (index_t j = 0; j < l.M; ++j) {
-      C val = 0;
-      if (j < len) {
-        const C z = (v(j) - mx) * inv_t;
-        val = opt.log ? z - log_sum : std::exp(z) * inv_sum;
+  // exp(z) can wait in the output for the division when the output holds C values exactly.
+  const bool park = std::is_same<OType, C>::value && req != kAddTo && !opt.log;
+  ForEachTile(l, [&](index_t o, index_t i0, index_t w) {
+    if (park && l.inner == 1) {  // a contiguous row, written as vector loops
+      const index_t len = RowLength(length, o, l.M);
+      SoftmaxRow<IType, C>(x + o * l.M, reinterpret_cast<C*>(y + o * l.M), len, l.M, sign, inv_t);
+      return;
+    }
+    C mx[kTile], sum[kTile];
+    index_t len[kTile];
+    index_t max_len = 0;
+    for (index_t i = 0; i < w; ++i) {
+      len[i] = RowLength(length, o * l.inner + i0 + i, l.M);
+      max_len = std::max(max_len, len[i]);
+      mx[i] = -std::numeric_limits<C>::infinity();
+      sum[i] = 0;
+    }
+    const index_t base = o * l.M * l.inner + i0;
+    auto at = [&](index_t j, index_t i) { return base + j * l.inner + i; };
+    for (index_t j = 0; j < max_len; ++j) {
+      for (index_t i = 0; i < w; ++i) {
+        if (j < len[i]) mx[i] = std::max(mx[i], sign * static_cast<C>(x[at(j, i)]));
       }
-      Assign(y + base + j * stride, req, static_cast<OType>(val));
+    }
+    for (index_t j = 0; j < max_len; ++j) {
+      for (index_t i = 0; i < w; ++i) {
+        if (j >= len[i]) continue;
+        const C e = Exp((sign * static_cast<C>(x[at(j, i)]) - mx[i]) * inv_t);
+        sum[i] += e;
+        if (park) y[at(j, i)] = static_cast<OType>(e);
+      }
+    }
+    C scale[kTile];
+    for (index_t i = 0; i < w; ++i) scale[i] = opt.log ? std::log(sum[i]) : C(1) / sum[i];
+    for (index_t j = 0; j < l.M; ++j) {
+      for (index_t i = 0; i < w; ++i) {
+        const index_t k = at(j, i);
+        C v = 0;
+        if (j < len[i]) {
+          if (park) {
+            v = static_cast<C>(y[k]) * scale[i];
+          } else {
+            const C z = (sign * static_cast<C>(x[k]) - mx[i]) * inv_t;
+            v = opt.log ? z - scale[i] : Exp(z) * scale[i];
+          }
+        }
+        Assign(y + k, req, static_cast<OType>(v));
+      }
     }
   });
 }
@@ -72,21 +141,32 @@ void Backward(const TBlob& ograd, const TBlob& out, const TBlob& igrad, OpReqTyp
   IType* dx = igrad.dptr<IType>();
   // d/dx of f(sign * x / t) carries sign / t.
   const C scale = (opt.negate ? C(-1) : C(1)) / static_cast<C>(opt.temperature);
-  ForEachRow(l, [&](index_t r, index_t base, index_t stride) {
-    const index_t len = RowLength(length, r, l.M);
-    C sum = 0;
-    for (index_t j = 0; j < len; ++j) {
-      const index_t k = base + j * stride;
-      sum += opt.log ? static_cast<C>(g[k]) : static_cast<C>(g[k]) * static_cast<C>(y[k]);
+  ForEachTile(l, [&](index_t o, index_t i0, index_t w) {
+    C sum[kTile];
+    index_t len[kTile];
+    for (index_t i = 0; i < w; ++i) {
+      len[i] = RowLength(length, o * l.inner + i0 + i, l.M);
+      sum[i] = 0;
+    }
+    const index_t base = o * l.M * l.inner + i0;
+    for (index_t j = 0; j < l.M; ++j) {
+      for (index_t i = 0; i < w; ++i) {
+        const index_t k = base + j * l.inner + i;
+        if (j < len[i]) {
+          sum[i] += opt.log ? static_cast<C>(g[k]) : static_cast<C>(g[k]) * static_cast<C>(y[k]);
+        }
+      }
     }
     for (index_t j = 0; j < l.M; ++j) {
-      const index_t k = base + j * stride;
-      C val = 0;
-      if (j < len) {
-        const C gk = static_cast<C>(g[k]), yk = static_cast<C>(y[k]);
-        val = scale * (opt.log ? gk - std::exp(yk) * sum : yk * (gk - sum));
+      for (index_t i = 0; i < w; ++i) {
+        const index_t k = base + j * l.inner + i;
+        C v = 0;
+        if (j < len[i]) {
+          const C gk = static_cast<C>(g[k]), yk = static_cast<C>(y[k]);
+          v = scale * (opt.log ? gk - std::exp(yk) * sum[i] : yk * (gk - sum[i]));
+        }
+        Assign(dx + k, req, static_cast<IType>(v));
       }
-      Assign(dx + k, req, static_cast<IType>(val));
     }
   });
 }
