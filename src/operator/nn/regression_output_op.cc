@@ -256,14 +256,15 @@ C SmoothL1Slope(C x, C s2) {
   return s2 * x;
 }
 
+// Every numeric dtype, as MXNet: integers compute in double and truncate back.
 void SmoothL1Compute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const double s = Param<SmoothL1Param>(attrs).scalar;
-  MXNET_REAL_TYPE_SWITCH(in[0].type_flag_, DType, {
-    using C = FloatComputeOf<DType>;
+  MXNET_NUMERIC_TYPE_SWITCH(in[0].type_flag_, DType, {
+    using C = typename MathType<DType>::type;
     const C s2 = static_cast<C>(s * s);
     MapLoop(in[0].dptr<DType>(), out[0].dptr<DType>(), static_cast<index_t>(in[0].Size()), req[0],
-            [s2](DType v) { return DType(SmoothL1(static_cast<C>(v), s2)); });
+            [s2](DType v) { return ConvertValue<DType>(SmoothL1(static_cast<C>(v), s2)); });
   });
 }
 
@@ -348,7 +349,7 @@ Example::
     .add_argument("data", "NDArray-or-Symbol", "source input")
     .add_argument("scalar", "float", "scalar input")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
-    .set_attr<FInferType>("FInferType", FloatElemwiseType)
+    .set_attr<FInferType>("FInferType", NumericElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirstInput)
     .set_attr<FCompute>("FCompute<cpu>", SmoothL1Compute)
     .set_attr<FGradient>("FGradient", SmoothL1Grad);

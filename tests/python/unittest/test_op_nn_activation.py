@@ -455,9 +455,11 @@ def test_smooth_l1(scalar):
     assert_almost_equal(y.asnumpy(), expected, rtol=1e-12, atol=1e-12)
     x[np.abs(np.abs(x) - 1 / s2) < 1e-2] = 0.0  # away from the kinks
     check_numeric_gradient(lambda a: nd.smooth_l1(a, scalar=scalar), [x], rtol=1e-5, atol=1e-7)
-    # MXNet's own example.
+    # MXNet's own example; integers compute in double and truncate back, as in MXNet.
     assert_almost_equal(nd.smooth_l1(nd.array([1, 2, 3, 4])).asnumpy(),
                         np.array([0.5, 1.5, 2.5, 3.5]), rtol=1e-7, atol=0)
+    ints = nd.smooth_l1(nd.array([1, 2, -3], dtype="int32"), scalar=1.0)
+    assert ints.dtype == np.int32 and ints.asnumpy().tolist() == [0, 1, 2]
 
 
 def test_softmax_cross_entropy():
@@ -473,3 +475,40 @@ def test_softmax_cross_entropy():
     assert_almost_equal(g, 2.0 * (_np_softmax(x) - _one_hot(label, 3)), rtol=1e-10, atol=1e-12)
     with pytest.raises(MXNetError, match="2-D"):
         nd.softmax_cross_entropy(nd.ones((2, 3, 1)), nd.ones((2,)))
+
+
+# ------------------------------------------------------------------ dtypes and accumulation
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_softmax_output_and_regression_dtypes(dtype):
+    x, label = _rand((3, 4), dtype=dtype), np.array([1.0, 0, 3]).astype(dtype)
+    rtol, atol = (1e-2, 1e-3) if dtype == np.float16 else (1e-5, 1e-6)
+    g, = _grad(lambda a, l: nd.SoftmaxOutput(a, l),
+               [nd.array(x, dtype=dtype), nd.array(label, dtype=dtype)],
+               nd.ones((3, 4), dtype=dtype))
+    x64 = x.astype(np.float64)
+    assert_almost_equal(g, _np_softmax(x64) - _one_hot(label, 4), rtol=rtol, atol=atol)
+    g, = _grad(lambda a, l: nd.LogisticRegressionOutput(a, l),
+               [nd.array(x, dtype=dtype), nd.array(x * 0, dtype=dtype)],
+               nd.ones((3, 4), dtype=dtype))
+    assert_almost_equal(g, 1 / (1 + np.exp(-x64)) / 4, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: nd.softmax(a, axis=0),
+    lambda a: nd.log_softmax(a),
+    lambda a: nd.LeakyReLU(a, act_type="elu"),
+    lambda a: nd.Activation(a, act_type="tanh"),
+])
+def test_gradients_accumulate_with_grad_req_add(fn):
+    x = nd.array(_rand((3, 4)), dtype="float64")
+    x.attach_grad(grad_req="add")
+    for _ in range(2):
+        with mx.autograd.record():
+            y = fn(x)
+        y.backward(nd.array(_rand((3, 4), seed=9), dtype="float64"))
+    once = nd.array(_rand((3, 4)), dtype="float64")
+    once.attach_grad()
+    with mx.autograd.record():
+        y = fn(once)
+    y.backward(nd.array(_rand((3, 4), seed=9), dtype="float64"))
+    assert_almost_equal(x.grad.asnumpy(), 2 * once.grad.asnumpy(), rtol=1e-12, atol=1e-12)
