@@ -300,8 +300,9 @@ The following modified ReLU Activation functions are supported:
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest",
                                 [](const NodeAttrs& a) {
-                                  return HasMask(a) ? std::vector<ResourceRequest>{ResourceRequest::kRandom}
-                                                    : std::vector<ResourceRequest>{};
+                                  std::vector<ResourceRequest> r;
+                                  if (HasMask(a)) r.push_back(ResourceRequest::kRandom);
+                                  return r;
                                 })
     .set_attr<FCompute>("FCompute<cpu>", LeakyReLUCompute)
     .set_attr<FGradient>("FGradient", LeakyReLUGrad);

@@ -14,7 +14,8 @@ namespace op {
 struct RegressionOutputParam : public dmlc::Parameter<RegressionOutputParam> {
   float grad_scale;
   DMLC_DECLARE_PARAMETER(RegressionOutputParam) {
-    DMLC_DECLARE_FIELD(grad_scale).set_default(1.0f).describe("Scale the gradient by a float factor");
+    DMLC_DECLARE_FIELD(grad_scale).set_default(1.0f)
+        .describe("Scale the gradient by a float factor");
   }
 };
 DMLC_REGISTER_PARAMETER(RegressionOutputParam);
@@ -228,10 +229,12 @@ void SVMOutputGradCompute(const NodeAttrs& attrs, const OpContext&, const std::v
       for (index_t j = 0; j < M; ++j) {
         const C v = static_cast<C>(yp[r * M + j]);
         C g;
-        if (j == k) {
-          g = p.use_linear ? -C(margin > v) * reg : (margin > v ? C(-2) * (margin - v) * reg : C(0));
-        } else {
-          g = p.use_linear ? C(margin > -v) * reg : (margin > -v ? C(2) * (margin + v) * reg : C(0));
+        if (j == k) {  // below the margin
+          const C hinge = margin > v ? margin - v : C(0);
+          g = p.use_linear ? -C(margin > v) * reg : C(-2) * hinge * reg;
+        } else {  // above -margin
+          const C hinge = margin > -v ? margin + v : C(0);
+          g = p.use_linear ? C(margin > -v) * reg : C(2) * hinge * reg;
         }
         Assign(dx + r * M + j, req[0], DType(g));
       }

@@ -24,8 +24,9 @@ namespace {
 
 index_t RowLength(const TBlob* length, index_t r, index_t M) {
   if (length == nullptr) return M;
-  const int64_t v = length->type_flag_ == kInt64 ? length->dptr<int64_t>()[r]
-                                                  : static_cast<int64_t>(length->dptr<int32_t>()[r]);
+  const int64_t v = length->type_flag_ == kInt64
+                        ? length->dptr<int64_t>()[r]
+                        : static_cast<int64_t>(length->dptr<int32_t>()[r]);
   return static_cast<index_t>(std::clamp<int64_t>(v, 0, M));
 }
 
@@ -73,8 +74,9 @@ __attribute__((flatten)) void SoftmaxRow(const IType* x, C* y, index_t len, inde
 }
 
 template <typename IType, typename OType>
-__attribute__((flatten)) void Forward(const TBlob& in, const TBlob& out, OpReqType req, const SoftmaxLayout& l,
-             const SoftmaxOptions& opt, const TBlob* length) {
+__attribute__((flatten)) void Forward(const TBlob& in, const TBlob& out, OpReqType req,
+                                      const SoftmaxLayout& l, const SoftmaxOptions& opt,
+                                      const TBlob* length) {
   using C = FloatComputeOf<IType>;
   const IType* x = in.dptr<IType>();
   OType* y = out.dptr<OType>();

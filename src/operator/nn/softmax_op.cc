@@ -175,6 +175,11 @@ std::vector<NodeEntry> SoftmaxGrad(const char* backward, const ObjectPtr& n,
   return {bw};
 }
 
+/*! \brief 2 with use_length (data and length; their gradients), else 1. */
+uint32_t OneMoreWithLength(const NodeAttrs& a) {
+  return Param<SoftmaxParam>(a).UseLength() ? 2 : 1;
+}
+
 // Only softmax takes the length input (MXNet 1.9.1's log_softmax and softmin list data alone, so
 // their second positional argument is axis); they refuse use_length=True.
 void RegisterSoftmax(const char* name, const char* backward, FCompute forward_fn,
@@ -186,7 +191,7 @@ void RegisterSoftmax(const char* name, const char* backward, FCompute forward_fn
       .set_attr_parser(ParamParser<SoftmaxParam>)
       .add_argument("data", "NDArray-or-Symbol", "The input array.");
   if (takes_length) {
-    op.set_num_inputs([](const NodeAttrs& a) { return Param<SoftmaxParam>(a).UseLength() ? 2u : 1u; })
+    op.set_num_inputs(OneMoreWithLength)
         .add_argument("length", "NDArray-or-Symbol", "The length array.")
         .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs& a) {
           return Param<SoftmaxParam>(a).UseLength() ? std::vector<std::string>{"data", "length"}
@@ -209,7 +214,7 @@ void RegisterSoftmax(const char* name, const char* backward, FCompute forward_fn
       .set_num_inputs([](const NodeAttrs& a) {
         return static_cast<uint32_t>(SoftmaxGradInputNames(a).size());
       })
-      .set_num_outputs([](const NodeAttrs& a) { return Param<SoftmaxParam>(a).UseLength() ? 2u : 1u; })
+      .set_num_outputs(OneMoreWithLength)
       .set_attr_parser(ParamParser<SoftmaxParam>)
       .add_argument("args", "NDArray-or-Symbol[]", "Positional input arguments")
       .add_arguments(SoftmaxParam::__FIELDS__())
@@ -243,7 +248,8 @@ Example::
 )doc"), true);
 
 const bool reg_log_softmax_ [[maybe_unused]] = (RegisterSoftmax(
-    "log_softmax", "_backward_log_softmax", SoftmaxCompute<true, false>, SoftmaxGradCompute<true, false>,
+    "log_softmax", "_backward_log_softmax", SoftmaxCompute<true, false>,
+    SoftmaxGradCompute<true, false>,
     R"doc(Computes the log softmax of the input. This is equivalent to computing softmax followed
 by log, computed more stably.
 

@@ -21,7 +21,8 @@ struct SoftmaxOutputParam : public dmlc::Parameter<SoftmaxOutputParam> {
   bool out_grad;
   float smooth_alpha;
   DMLC_DECLARE_PARAMETER(SoftmaxOutputParam) {
-    DMLC_DECLARE_FIELD(grad_scale).set_default(1.0f).describe("Scales the gradient by a float factor.");
+    DMLC_DECLARE_FIELD(grad_scale).set_default(1.0f)
+        .describe("Scales the gradient by a float factor.");
     DMLC_DECLARE_FIELD(ignore_label).set_default(-1.0f)
         .describe("The instances whose `labels` == `ignore_label` will be ignored during "
                   "backward, if `use_ignore` is set to ``true``).");
@@ -300,7 +301,9 @@ NNVM_REGISTER_OP(SoftmaxOutput)
 
 NNVM_REGISTER_OP(_backward_SoftmaxOutput)
     .describe("Gradient of SoftmaxOutput's loss with respect to data (label gets zeros).")
-    .set_num_inputs([](const NodeAttrs& a) { return Param<SoftmaxOutputParam>(a).out_grad ? 3u : 2u; })
+    .set_num_inputs([](const NodeAttrs& a) {
+      return Param<SoftmaxOutputParam>(a).out_grad ? 3u : 2u;
+    })
     .set_num_outputs(2)
     .set_attr_parser(ParamParser<SoftmaxOutputParam>)
     .add_argument("args", "NDArray-or-Symbol[]", "output, label and (with out_grad) ograd")

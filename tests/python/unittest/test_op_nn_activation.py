@@ -126,8 +126,8 @@ def test_leaky_relu_numeric_gradient(act_type):
 def test_leaky_relu_selu_gradient_is_the_derivative():
     # MXNet 1.9.1 gives lambda * (alpha + y) for x < 0, which is not the derivative (negative
     # at x = -5); this is lambda * alpha * exp(x).
-    g, = _grad(lambda a: nd.LeakyReLU(a, act_type="selu"), [nd.array([-5.0, -1.0], dtype="float64")],
-               nd.ones((2,), dtype="float64"))
+    g, = _grad(lambda a: nd.LeakyReLU(a, act_type="selu"),
+               [nd.array([-5.0, -1.0], dtype="float64")], nd.ones((2,), dtype="float64"))
     assert_almost_equal(g, SELU_LAMBDA * SELU_ALPHA * np.exp([-5.0, -1.0]), rtol=1e-12, atol=0)
 
 
