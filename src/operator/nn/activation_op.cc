@@ -46,9 +46,14 @@ const char* UnaryOpOf(ActType t) {
 void ActivationCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const ActType t = TypeOf(attrs);
-  if (const char* unary = UnaryOpOf(t)) {
+  if (t != ActType::kSoftReLU) {  // the elementwise op's kernel, looked up once
     static const auto& kernels = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
-    kernels[nnvm::Op::Get(unary)](attrs, ctx, in, req, out);
+    static const FCompute by_type[] = {
+        kernels[nnvm::Op::Get(UnaryOpOf(ActType::kReLU))],
+        kernels[nnvm::Op::Get(UnaryOpOf(ActType::kSigmoid))],
+        kernels[nnvm::Op::Get(UnaryOpOf(ActType::kTanh))], nullptr,
+        kernels[nnvm::Op::Get(UnaryOpOf(ActType::kSoftSign))]};
+    by_type[static_cast<int>(t)](attrs, ctx, in, req, out);
     return;
   }
   MXNET_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {

@@ -51,13 +51,14 @@ inline bool GradShapesFromInputs(const NodeAttrs& attrs, std::vector<TShape>* in
 }
 
 /*! \brief y[i] (req) = fn(x[i]) (all in DType; fn takes and returns FloatComputeOf<DType>) over
- *  chunks shared by the OpenMP threads. The loops are `omp simd` and fn is copied locally, so
- *  selects like x > 0 ? x : a * x become vector blends instead of mispredicted branches. */
+ *  chunks shared by the OpenMP threads. The loops are `omp simd`, fn is copied locally and
+ *  everything it calls is inlined (flatten), so they vectorize; write selects as min/max or
+ *  arithmetic: GCC keeps a branch around a floating-point operation that may trap. */
 template <typename DType, typename Fn>
 void MapFloat(const DType* x, DType* y, index_t n, OpReqType req, Fn fn) {
   using C = FloatComputeOf<DType>;
   if (req == kNullOp || n <= 0) return;
-  ParallelChunks(n, 8192, [&](index_t b, index_t e) {
+  ParallelChunks(n, 8192, [&](index_t b, index_t e) __attribute__((flatten)) {
     const Fn f = fn;
     if (req == kAddTo) {
 #pragma omp simd
@@ -74,7 +75,7 @@ template <typename DType, typename Fn>
 void MapFloat2(const DType* a, const DType* b, DType* y, index_t n, OpReqType req, Fn fn) {
   using C = FloatComputeOf<DType>;
   if (req == kNullOp || n <= 0) return;
-  ParallelChunks(n, 8192, [&](index_t lo, index_t hi) {
+  ParallelChunks(n, 8192, [&](index_t lo, index_t hi) __attribute__((flatten)) {
     const Fn f = fn;
     if (req == kAddTo) {
 #pragma omp simd

@@ -131,6 +131,16 @@ def test_leaky_relu_selu_gradient_is_the_derivative():
     assert_almost_equal(g, SELU_LAMBDA * SELU_ALPHA * np.exp([-5.0, -1.0]), rtol=1e-12, atol=0)
 
 
+def test_gelu_float32_is_accurate_in_the_tails():
+    x = np.linspace(-12, 12, 20001).astype(np.float32)
+    y = nd.LeakyReLU(nd.array(x), act_type="gelu").asnumpy().astype(np.float64)
+    erfc = np.vectorize(math.erfc)
+    x64 = x.astype(np.float64)
+    exact = 0.5 * x64 * erfc(-x64 / np.sqrt(2))
+    keep = np.abs(exact) > 1e-30
+    assert (np.abs(y - exact)[keep] / np.abs(exact[keep])).max() < 2e-5
+
+
 @pytest.mark.parametrize("gamma_shape", [(3,), (1,), (2, 3), (2, 1), (1, 3)])
 def test_prelu_broadcasts_gamma_over_axes_0_and_1(gamma_shape):
     x = _rand((2, 3, 4))
