@@ -53,24 +53,64 @@ void ForEachTile(const SoftmaxLayout& l, Fn fn) {
   });
 }
 
-/*! \brief y = softmax(sign * x / t) over one contiguous row of M elements, the first len kept;
- *  flatten inlines the exp so the loops vectorize. */
-template <typename IType, typename C>
-__attribute__((flatten)) void SoftmaxRow(const IType* x, C* y, index_t len, index_t M, C sign,
-                                         C inv_t) {
+/*! \brief out[j] (req) = v for j < len, 0 (req) after. */
+template <typename T, typename C>
+inline void Put(T* out, index_t j, OpReqType req, C v) {
+  if (req == kAddTo) out[j] = static_cast<T>(static_cast<C>(out[j]) + v);
+  else out[j] = static_cast<T>(v);
+}
+
+/*! \brief One contiguous row of the forward pass as vector loops (flatten inlines the exp):
+ *  y = softmax(sign * x / t) or its log over the first len of M elements, 0 after. */
+template <typename IType, typename OType, typename C>
+__attribute__((flatten)) void ForwardRow(const IType* x, OType* y, index_t len, index_t M,
+                                         C sign, C inv_t, bool log, OpReqType req) {
   C mx = -std::numeric_limits<C>::infinity(), sum = 0;
 #pragma omp simd reduction(max : mx)
   for (index_t j = 0; j < len; ++j) mx = std::max(mx, sign * static_cast<C>(x[j]));
+  // exp(z) waits in the output for the division when the output holds C values exactly.
+  if (std::is_same<OType, C>::value && req != kAddTo && !log) {
+    C* yc = reinterpret_cast<C*>(y);
 #pragma omp simd reduction(+ : sum)
-  for (index_t j = 0; j < len; ++j) {
-    const C e = Exp((sign * static_cast<C>(x[j]) - mx) * inv_t);
-    y[j] = e;
-    sum += e;
-  }
-  const C inv_sum = C(1) / sum;
+    for (index_t j = 0; j < len; ++j) {
+      const C e = Exp((sign * static_cast<C>(x[j]) - mx) * inv_t);
+      yc[j] = e;
+      sum += e;
+    }
+    const C inv_sum = C(1) / sum;
 #pragma omp simd
-  for (index_t j = 0; j < len; ++j) y[j] *= inv_sum;
-  for (index_t j = len; j < M; ++j) y[j] = C(0);
+    for (index_t j = 0; j < len; ++j) yc[j] *= inv_sum;
+  } else {
+#pragma omp simd reduction(+ : sum)
+    for (index_t j = 0; j < len; ++j) sum += Exp((sign * static_cast<C>(x[j]) - mx) * inv_t);
+    const C log_sum = std::log(sum), inv_sum = C(1) / sum;
+#pragma omp simd
+    for (index_t j = 0; j < len; ++j) {
+      const C z = (sign * static_cast<C>(x[j]) - mx) * inv_t;
+      Put(y, j, req, log ? z - log_sum : Exp(z) * inv_sum);
+    }
+  }
+  for (index_t j = len; j < M; ++j) Put(y, j, req, C(0));
+}
+
+/*! \brief One contiguous row of the backward pass as vector loops. */
+template <typename OType, typename IType, typename C>
+__attribute__((flatten)) void BackwardRow(const OType* g, const OType* y, IType* dx, index_t len,
+                                          index_t M, C scale, bool log, OpReqType req) {
+  C sum = 0;
+  if (log) {
+#pragma omp simd reduction(+ : sum)
+    for (index_t j = 0; j < len; ++j) sum += static_cast<C>(g[j]);
+  } else {
+#pragma omp simd reduction(+ : sum)
+    for (index_t j = 0; j < len; ++j) sum += static_cast<C>(g[j]) * static_cast<C>(y[j]);
+  }
+#pragma omp simd
+  for (index_t j = 0; j < len; ++j) {
+    const C gj = static_cast<C>(g[j]), yj = static_cast<C>(y[j]);
+    Put(dx, j, req, scale * (log ? gj - Exp(yj) * sum : yj * (gj - sum)));
+  }
+  for (index_t j = len; j < M; ++j) Put(dx, j, req, C(0));
 }
 
 template <typename IType, typename OType>
@@ -85,9 +125,9 @@ __attribute__((flatten)) void Forward(const TBlob& in, const TBlob& out, OpReqTy
   // exp(z) can wait in the output for the division when the output holds C values exactly.
   const bool park = std::is_same<OType, C>::value && req != kAddTo && !opt.log;
   ForEachTile(l, [&](index_t o, index_t i0, index_t w) {
-    if (park && l.inner == 1) {  // a contiguous row, written as vector loops
-      const index_t len = RowLength(length, o, l.M);
-      SoftmaxRow<IType, C>(x + o * l.M, reinterpret_cast<C*>(y + o * l.M), len, l.M, sign, inv_t);
+    if (l.inner == 1) {
+      ForwardRow<IType, OType, C>(x + o * l.M, y + o * l.M, RowLength(length, o, l.M), l.M, sign,
+                                  inv_t, opt.log, req);
       return;
     }
     C mx[kTile], sum[kTile];
@@ -135,8 +175,9 @@ __attribute__((flatten)) void Forward(const TBlob& in, const TBlob& out, OpReqTy
 }
 
 template <typename OType, typename IType>
-void Backward(const TBlob& ograd, const TBlob& out, const TBlob& igrad, OpReqType req,
-              const SoftmaxLayout& l, const SoftmaxOptions& opt, const TBlob* length) {
+__attribute__((flatten)) void Backward(const TBlob& ograd, const TBlob& out, const TBlob& igrad,
+                                       OpReqType req, const SoftmaxLayout& l,
+                                       const SoftmaxOptions& opt, const TBlob* length) {
   using C = FloatComputeOf<IType>;
   const OType* g = ograd.dptr<OType>();
   const OType* y = out.dptr<OType>();
@@ -144,6 +185,11 @@ void Backward(const TBlob& ograd, const TBlob& out, const TBlob& igrad, OpReqTyp
   // d/dx of f(sign * x / t) carries sign / t.
   const C scale = (opt.negate ? C(-1) : C(1)) / static_cast<C>(opt.temperature);
   ForEachTile(l, [&](index_t o, index_t i0, index_t w) {
+    if (l.inner == 1) {
+      BackwardRow<OType, IType, C>(g + o * l.M, y + o * l.M, dx + o * l.M,
+                                   RowLength(length, o, l.M), l.M, scale, opt.log, req);
+      return;
+    }
     C sum[kTile];
     index_t len[kTile];
     for (index_t i = 0; i < w; ++i) {
@@ -165,7 +211,7 @@ void Backward(const TBlob& ograd, const TBlob& out, const TBlob& igrad, OpReqTyp
         C v = 0;
         if (j < len[i]) {
           const C gk = static_cast<C>(g[k]), yk = static_cast<C>(y[k]);
-          v = scale * (opt.log ? gk - std::exp(yk) * sum[i] : yk * (gk - sum[i]));
+          v = scale * (opt.log ? gk - Exp(yk) * sum[i] : yk * (gk - sum[i]));
         }
         Assign(dx + k, req, static_cast<IType>(v));
       }

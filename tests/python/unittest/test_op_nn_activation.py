@@ -283,6 +283,24 @@ def test_softmax_with_length_along_axis_0_and_int64_length():
     assert_almost_equal(y[:, 1], _np_softmax(x[:, 1]), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("op", sorted(SOFTMAXES))
+def test_softmax_along_a_strided_axis_wider_than_a_tile(op):
+    # 150 positions after the axis: the kernel works on them in blocks of 64.
+    x = _rand((2, 3, 150))
+    y = getattr(nd, op)(nd.array(x, dtype="float64"), axis=1)
+    assert_almost_equal(y.asnumpy(), SOFTMAXES[op](x, 1, 1.0), rtol=1e-12, atol=1e-12)
+    head = _rand((2, 3, 150), seed=10)
+    g, = _grad(lambda a: getattr(nd, op)(a, axis=1), [nd.array(x, dtype="float64")],
+               nd.array(head, dtype="float64"))
+    s = _np_softmax(-x if op == "softmin" else x, 1)
+    if op == "log_softmax":
+        expected = head - s * head.sum(1, keepdims=True)
+    else:
+        expected = s * (head - (head * s).sum(1, keepdims=True))
+        expected = -expected if op == "softmin" else expected
+    assert_almost_equal(g, expected, rtol=1e-10, atol=1e-12)
+
+
 def test_softmax_bad_arguments_raise():
     x = nd.ones((2, 3))
     with pytest.raises(MXNetError, match="axis"):
