@@ -11,12 +11,24 @@ find_package(dmlc REQUIRED)  # Debian libdmlc-dev
 
 # Options whose code does not exist yet: refuse them rather than link a library nothing uses
 # and report a feature the build lacks (mx.runtime.Features() says what really is built).
-foreach(opt USE_ONEDNN USE_OPENCV USE_DIST_KVSTORE)
+foreach(opt USE_OPENCV USE_DIST_KVSTORE)
   if(${opt})
     message(FATAL_ERROR "${opt}=ON: this tree has no code for it yet (no ${opt} kernels, "
                         "iterators or transport are written); configure with -D${opt}=OFF")
   endif()
 endforeach()
+
+if(USE_ONEDNN)
+  # Debian libdnnl-dev (oneDNN 2.x, OpenMP runtime). Its CMake config also demands the OpenCL
+  # headers (for a GPU runtime this library does not use), so the files are found directly.
+  find_path(DNNL_INCLUDE_DIR oneapi/dnnl/dnnl.hpp REQUIRED)
+  find_library(DNNL_LIBRARY NAMES dnnl REQUIRED)
+  include_directories(${DNNL_INCLUDE_DIR})
+  list(APPEND MXNET_DEP_LIBS ${DNNL_LIBRARY})
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_ONEDNN=1)
+else()
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_ONEDNN=0)
+endif()
 
 if(USE_OPENMP)
   find_package(OpenMP REQUIRED)

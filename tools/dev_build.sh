@@ -11,11 +11,6 @@ if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$PYTHON" \
     -Dpybind11_DIR="$("$PYTHON" -m pybind11 --cmakedir 2>/dev/null || echo /usr/lib/cmake/pybind11)" >/dev/null
 fi
-# A cache made when USE_ONEDNN defaulted ON would now stop the configure step (the option has
-# no code yet): turn it off once.
-if grep -q '^USE_ONEDNN:BOOL=ON' build/CMakeCache.txt 2>/dev/null; then
-  cmake -DUSE_ONEDNN=OFF build >/dev/null
-fi
 ninja -C build -j"${JOBS:-2}" "$@"
 cp -f build/libmxnet.so python/mxnet/
 cp -f build/python/_ffi*.so python/mxnet/

@@ -222,7 +222,9 @@ def run_all(snippets, cfg, timeout, only=None):
 def run_rounds(snippets, cfg, timeout, only=None, rounds=1, higher_is_better=False):
     """run_all `rounds` times, every implementation once per round (so a slow period of a
     noisy machine hits all of them alike), keeping each case's best value over the rounds.
-    An implementation that fails in any round is reported with that round's reason."""
+    An implementation that fails in any round is reported with that round's reason.
+    higher_is_better: a bool for every case, or a function of the case name."""
+    higher = higher_is_better if callable(higher_is_better) else (lambda case: higher_is_better)
     merged = {}
     for _ in range(max(1, rounds)):
         for impl, (res, why) in run_all(snippets, cfg, timeout, only).items():
@@ -240,7 +242,7 @@ def run_rounds(snippets, cfg, timeout, only=None, rounds=1, higher_is_better=Fal
                 if case.startswith('_') or v is None:
                     continue
                 old = best.get(case)
-                if old is None or (v > old if higher_is_better else v < old):
+                if old is None or (v > old if higher(case) else v < old):
                     best[case] = v
     for impl, (res, _) in merged.items():
         if res is not None:

@@ -117,6 +117,19 @@ const std::vector<VarInfo>& AllVars() {
        "accumulates as MXNet does with 1 (float16 in float32, float32 in float64, integers in "
        "int64), so both values give the same, accurate results; the variable is accepted for "
        "compatibility and not read."},
+      {"MXNET_ONEDNN_ENABLED", "bool", "1", "",
+       "In a build with oneDNN (USE_ONEDNN, mx.runtime.Features() 'ONEDNN'): 0 makes every "
+       "operator use its plain CPU kernel instead of oneDNN's primitive (results agree to "
+       "float32 rounding). Read at each operator call. Without oneDNN in the build, no effect."},
+      {"MXNET_MKLDNN_ENABLED", "bool", "1", "",
+       "The old name of MXNET_ONEDNN_ENABLED (MXNet 1.x), read when the new one is not set."},
+      {"MXNET_ONEDNN_CACHE_NUM", "int", "-1", "",
+       "How many oneDNN primitives (one per operator, shapes and arguments) each engine thread "
+       "keeps ready; beyond it the least recently used is dropped and rebuilt when needed. -1: "
+       "no bound; 0: no cache (every call builds its primitive). Bound it when input shapes "
+       "vary without end."},
+      {"MXNET_MKLDNN_CACHE_NUM", "int", "-1", "",
+       "The old name of MXNET_ONEDNN_CACHE_NUM (MXNet 1.x), read when the new one is not set."},
       // ---- Profiler ----
       {"MXNET_PROFILER_AUTOSTART", "bool", "0", "",
        "When 1, the profiler starts when the library loads, recording what MXNET_PROFILER_MODE "

@@ -68,7 +68,7 @@ namespace mxnet {
 
 // MXNet 1.9.1's keys in its order (include/mxnet/libinfo.h there), each saying what this
 // library really contains; ONEDNN (MXNet 2's name for MKLDNN) is appended. A feature whose
-// code does not exist here is false; CMake refuses to configure USE_ONEDNN, USE_OPENCV or
+// code does not exist here is false; CMake refuses to configure USE_OPENCV or
 // USE_DIST_KVSTORE until it does.
 const std::vector<LibFeatureInfo>& LibFeatures() {
   static const std::vector<LibFeatureInfo> features = {
@@ -94,7 +94,7 @@ const std::vector<LibFeatureInfo>& LibFeatures() {
       {"BLAS_MKL", false},
       {"BLAS_APPLE", false},
       {"LAPACK", MXNET_USE_BLAS_OPEN},  // OpenBLAS carries LAPACK
-      {"MKLDNN", false},
+      {"MKLDNN", MXNET_USE_ONEDNN},
       {"OPENCV", false},
       {"CAFFE", false},
       {"PROFILER", true},
@@ -104,7 +104,7 @@ const std::vector<LibFeatureInfo>& LibFeatures() {
       {"SIGNAL_HANDLER", false},
       {"DEBUG", MXNET_DEBUG_BUILD},
       {"TVM_OP", false},
-      {"ONEDNN", false},
+      {"ONEDNN", MXNET_USE_ONEDNN},
   };
   return features;
 }

@@ -1,0 +1,365 @@
+// BatchNorm and _backward_BatchNorm: shape and type rules, the plain CPU kernels over any
+// channel axis, the moving-statistics update and the registration.
+#include "operator/nn/batch_norm_op.h"
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace mxnet {
+namespace op {
+
+DMLC_REGISTER_PARAMETER(BatchNormParam);
+
+int BatchNormAxis(const char* op, const BatchNormParam& p, const TShape& data) {
+  const int nd = data.ndim();
+  CHECK_GE(nd, 1) << "Operator " << op << ": argument data must have at least one dimension, "
+                  << "given shape " << data;
+  const int axis = p.axis < 0 ? p.axis + nd : p.axis;
+  CHECK(axis >= 0 && axis < nd) << "Operator " << op << ": argument axis=" << p.axis
+                                << " is out of range for data of shape " << data;
+  return axis;
+}
+
+BatchNormDims::BatchNormDims(const TShape& data, int axis) {
+  for (int i = 0; i < axis; ++i) outer *= data[i];
+  channels = data[axis];
+  for (int i = axis + 1; i < data.ndim(); ++i) inner *= data[i];
+}
+
+namespace {
+
+/*! \brief fn(c) for every channel; parallel when the whole array is worth it. */
+template <typename Fn>
+void ForEachChannel(const BatchNormDims& d, Fn fn) {
+  LoopMaybeParallel(d.outer * d.channels * d.inner >= ParallelGrain(), d.channels, fn);
+}
+
+/*! \brief fn(k) for the flat index k of every element of channel c. */
+template <typename Fn>
+void ForEachInChannel(const BatchNormDims& d, index_t c, Fn fn) {
+  for (index_t o = 0; o < d.outer; ++o) {
+    const index_t base = (o * d.channels + c) * d.inner;
+    for (index_t i = 0; i < d.inner; ++i) fn(base + i);
+  }
+}
+
+template <typename DType, typename PType>
+void ForwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
+                 const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                 const std::vector<TBlob>& out) {
+  using Acc = typename AccType<DType>::type;
+  using namespace batchnorm;
+  const DType* x = in[kData].dptr<DType>();
+  const PType* gamma = in[kGamma].dptr<PType>();
+  const PType* beta = in[kBeta].dptr<PType>();
+  const PType* moving_mean = in[kMovingMean].dptr<PType>();
+  const PType* moving_var = in[kMovingVar].dptr<PType>();
+  DType* y = out[kOut].dptr<DType>();
+  const bool batch_stats = is_train && !p.use_global_stats;
+  const double count = static_cast<double>(d.outer * d.inner);
+  ForEachChannel(d, [&](index_t c) {
+    double mean, var;
+    if (batch_stats) {
+      double sum = 0, sq = 0;
+      ForEachInChannel(d, c, [&](index_t k) { sum += static_cast<double>(x[k]); });
+      mean = count > 0 ? sum / count : 0.0;
+      ForEachInChannel(d, c, [&](index_t k) {
+        const double v = static_cast<double>(x[k]) - mean;
+        sq += v * v;
+      });
+      var = count > 0 ? sq / count : 0.0;
+    } else {
+      mean = static_cast<double>(moving_mean[c]);
+      var = static_cast<double>(moving_var[c]);
+    }
+    const double invstd = 1.0 / std::sqrt(var + p.eps);
+    if (req[kMean] != kNullOp) Assign(out[kMean].dptr<PType>() + c, req[kMean], PType(mean));
+    if (req[kInvStd] != kNullOp) {
+      Assign(out[kInvStd].dptr<PType>() + c, req[kInvStd], PType(invstd));
+    }
+    if (req[kOut] == kNullOp) return;
+    const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
+    const Acc a = static_cast<Acc>(invstd * scale);
+    const Acc b = static_cast<Acc>(static_cast<double>(beta[c]) - mean * invstd * scale);
+    ForEachInChannel(d, c, [&](index_t k) {
+      Assign(y + k, req[kOut], static_cast<DType>(static_cast<Acc>(x[k]) * a + b));
+    });
+  });
+}
+
+template <typename DType, typename PType>
+void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
+                  const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                  const std::vector<TBlob>& out) {
+  using Acc = typename AccType<DType>::type;
+  using namespace batchnorm;
+  const DType* og = in[kOutGrad].dptr<DType>();
+  const DType* x = in[kBwData].dptr<DType>();
+  const PType* gamma = in[kBwGamma].dptr<PType>();
+  PType* moving_mean = in[kBwMovingMean].dptr<PType>();
+  PType* moving_var = in[kBwMovingVar].dptr<PType>();
+  const PType* saved_mean = in[kBwMean].dptr<PType>();
+  const PType* saved_invstd = in[kBwInvStd].dptr<PType>();
+  const bool batch_stats = is_train && !p.use_global_stats;
+  const double count = static_cast<double>(d.outer * d.inner);
+  ForEachChannel(d, [&](index_t c) {
+    double mean, invstd;
+    if (batch_stats) {
+      mean = static_cast<double>(saved_mean[c]);
+      invstd = static_cast<double>(saved_invstd[c]);
+    } else {
+      mean = static_cast<double>(moving_mean[c]);
+      invstd = 1.0 / std::sqrt(static_cast<double>(moving_var[c]) + p.eps);
+    }
+    double sum_og = 0, sum_og_xhat = 0;
+    ForEachInChannel(d, c, [&](index_t k) {
+      const double g = static_cast<double>(og[k]);
+      sum_og += g;
+      sum_og_xhat += g * (static_cast<double>(x[k]) - mean) * invstd;
+    });
+    const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
+    if (req[1] != kNullOp) {
+      Assign(out[1].dptr<PType>() + c, req[1], PType(p.fix_gamma ? 0.0 : sum_og_xhat));
+    }
+    if (req[2] != kNullOp) Assign(out[2].dptr<PType>() + c, req[2], PType(sum_og));
+    if (req[0] != kNullOp) {
+      DType* dx = out[0].dptr<DType>();
+      const Acc a = static_cast<Acc>(scale * invstd);
+      if (batch_stats && count > 0) {
+        // d/dx of gamma * (x - mean(x)) / sqrt(var(x) + eps) for the whole channel.
+        const Acc mean_og = static_cast<Acc>(sum_og / count);
+        const Acc mean_og_xhat = static_cast<Acc>(sum_og_xhat / count);
+        const Acc m = static_cast<Acc>(mean), s = static_cast<Acc>(invstd);
+        ForEachInChannel(d, c, [&](index_t k) {
+          const Acc xhat = (static_cast<Acc>(x[k]) - m) * s;
+          const Acc v = a * (static_cast<Acc>(og[k]) - mean_og - xhat * mean_og_xhat);
+          Assign(dx + k, req[0], static_cast<DType>(v));
+        });
+      } else {
+        ForEachInChannel(d, c, [&](index_t k) {
+          Assign(dx + k, req[0], static_cast<DType>(static_cast<Acc>(og[k]) * a));
+        });
+      }
+    }
+    if (batch_stats) {
+      // The batch variance comes back from the inverse std the forward saved.
+      const double var = 1.0 / (invstd * invstd) - p.eps;
+      const double mom = p.momentum;
+      moving_mean[c] = PType(static_cast<double>(moving_mean[c]) * mom + mean * (1 - mom));
+      moving_var[c] = PType(static_cast<double>(moving_var[c]) * mom + var * (1 - mom));
+    }
+  });
+}
+
+/*! \brief fn.template operator()<DType, PType>() for the data dtype t; parameters and
+ *  statistics are float32 for float16 data, else of the data's dtype. */
+template <typename Fn>
+void BatchNormTypeSwitch(int t, Fn fn) {
+  MXNET_REAL_TYPE_SWITCH(t, DType, {
+    using PType = typename std::conditional<std::is_same<DType, half_t>::value, float,
+                                            DType>::type;
+    fn(DType(), PType());
+  });
+}
+
+}  // namespace
+
+void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
+                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const TBlob& data = in[batchnorm::kData];
+  const BatchNormDims d(data.shape_, BatchNormAxis("BatchNorm", p, data.shape_));
+  BatchNormTypeSwitch(data.type_flag_, [&](auto dt, auto pt) {
+    ForwardImpl<decltype(dt), decltype(pt)>(p, is_train, d, in, req, out);
+  });
+}
+
+void BatchNormBackwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
+                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const TBlob& data = in[batchnorm::kBwData];
+  const BatchNormDims d(data.shape_, BatchNormAxis("BatchNorm", p, data.shape_));
+  BatchNormTypeSwitch(data.type_flag_, [&](auto dt, auto pt) {
+    BackwardImpl<decltype(dt), decltype(pt)>(p, is_train, d, in, req, out);
+  });
+}
+
+namespace {
+
+bool BatchNormShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const TShape& data = (*in)[batchnorm::kData];
+  if (!data.IsKnown()) return false;
+  const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  const TShape channel{data[BatchNormAxis(attrs.op->name.c_str(), p, data)]};
+  for (size_t i = batchnorm::kGamma; i <= batchnorm::kMovingVar; ++i) {
+    AssignInputShape(attrs, i, &(*in)[i], channel);
+  }
+  AssignShape(attrs, "output", &(*out)[batchnorm::kOut], data);
+  AssignShape(attrs, "mean", &(*out)[batchnorm::kMean], channel);
+  AssignShape(attrs, "var", &(*out)[batchnorm::kInvStd], channel);
+  return true;
+}
+
+/*! \brief dtype of gamma, beta and the statistics for data of dtype t. */
+int ParamDType(const NodeAttrs& attrs, int t) {
+  CHECK(t == kFloat32 || t == kFloat64 || t == kFloat16)
+      << "Operator " << attrs.op->name << ": argument data must be float32, float64 or float16, "
+      << "given " << DTypeName(t);
+  return t == kFloat16 ? kFloat32 : t;
+}
+
+bool BatchNormType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  const int t = (*in)[batchnorm::kData];
+  if (t < 0) return false;
+  const int pt = ParamDType(attrs, t);
+  for (size_t i = batchnorm::kGamma; i <= batchnorm::kMovingVar; ++i) {
+    AssignInputType(attrs, i, &(*in)[i], pt);
+  }
+  AssignType(attrs, "output", &(*out)[batchnorm::kOut], t);
+  AssignType(attrs, "mean", &(*out)[batchnorm::kMean], pt);
+  AssignType(attrs, "var", &(*out)[batchnorm::kInvStd], pt);
+  return true;
+}
+
+void BatchNormCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  BatchNormForwardPlain(Param<BatchNormParam>(attrs), ctx.is_train, in, req, out);
+}
+
+bool BatchNormBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in,
+                            std::vector<TShape>* out) {
+  AssignShape(attrs, "data_grad", &(*out)[0], (*in)[batchnorm::kBwData]);
+  AssignShape(attrs, "gamma_grad", &(*out)[1], (*in)[batchnorm::kBwGamma]);
+  AssignShape(attrs, "beta_grad", &(*out)[2], (*in)[batchnorm::kBwGamma]);
+  return (*out)[0].IsKnown() && (*out)[1].IsKnown();
+}
+
+bool BatchNormBackwardType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  const int t = (*in)[batchnorm::kBwData];
+  if (t < 0) return false;
+  const int pt = ParamDType(attrs, t);
+  AssignType(attrs, "data_grad", &(*out)[0], t);
+  AssignType(attrs, "gamma_grad", &(*out)[1], pt);
+  AssignType(attrs, "beta_grad", &(*out)[2], pt);
+  return true;
+}
+
+void BatchNormBackwardCompute(const NodeAttrs& attrs, const OpContext& ctx,
+                              const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                              const std::vector<TBlob>& out) {
+  BatchNormBackwardPlain(Param<BatchNormParam>(attrs), ctx.is_train, in, req, out);
+}
+
+// The gradients of the mean and var outputs are blocked, as MXNet's; the moving statistics
+// are auxiliary states and get none.
+std::vector<NodeEntry> BatchNormGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  using namespace batchnorm;
+  const auto& in = n->inputs;
+  NodeEntry bw = MakeNode("_backward_BatchNorm", GradName(n),
+                          {og[kOut], in[kData], in[kGamma], in[kMovingMean], in[kMovingVar],
+                           Out(n, kMean), Out(n, kInvStd)},
+                          n->attrs.dict, &n);
+  const std::string zero = n->attrs.name + "_zero_grad";
+  return {Out(bw.node, 0), Out(bw.node, 1), Out(bw.node, 2),
+          MakeNode("zeros_like", zero, {in[kMovingMean]}),
+          MakeNode("zeros_like", zero, {in[kMovingVar]})};
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(BatchNorm)
+    .describe(R"doc(Batch normalization.
+
+Normalizes a data batch by mean and variance, and applies a scale ``gamma`` as
+well as offset ``beta``.
+
+Assume the input has more than one dimension and we normalize along axis 1.
+We first compute the mean and variance along this axis:
+
+.. math::
+
+  data\_mean[i] = mean(data[:,i,:,...]) \\
+  data\_var[i] = var(data[:,i,:,...])
+
+Then compute the normalized output, which has the same shape as input, as following:
+
+.. math::
+
+  out[:,i,:,...] = \frac{data[:,i,:,...] - data\_mean[i]}{\sqrt{data\_var[i]+\epsilon}} * gamma[i] + beta[i]
+
+Assume the input has size *k* on axis 1, then both ``gamma`` and ``beta``
+have shape *(k,)*. If ``output_mean_var`` is set to be true, then outputs both ``data_mean`` and
+the inverse of ``data_var``, which are needed for the backward pass. Note that gradient of these
+two outputs are blocked.
+
+Besides the inputs and the outputs, this operator accepts two auxiliary
+states, ``moving_mean`` and ``moving_var``, which are *k*-length
+vectors. They are global statistics for the whole dataset, which are updated
+by::
+
+  moving_mean = moving_mean * momentum + data_mean * (1 - momentum)
+  moving_var = moving_var * momentum + data_var * (1 - momentum)
+
+The update happens in the backward pass of a training-mode forward.
+If ``use_global_stats`` is set to be true, then ``moving_mean`` and
+``moving_var`` are used instead of ``data_mean`` and ``data_var`` to compute
+the output. It is often used during inference. Outside training the moving statistics are
+always used.
+
+The parameter ``axis`` specifies which axis of the input shape denotes
+the 'channel' (separately normalized groups).  The default is 1.  Specifying -1 sets the channel
+axis to be the last item in the input shape.
+
+Both ``gamma`` and ``beta`` are learnable parameters. But if ``fix_gamma`` is true,
+then set ``gamma`` to 1 and its gradient to 0.
+)doc")
+    .set_num_inputs(5)
+    .set_num_outputs(3)
+    .set_attr_parser(ParamParser<BatchNormParam>)
+    .add_argument("data", "NDArray-or-Symbol", "Input data to batch normalization")
+    .add_argument("gamma", "NDArray-or-Symbol", "gamma array")
+    .add_argument("beta", "NDArray-or-Symbol", "beta array")
+    .add_argument("moving_mean", "NDArray-or-Symbol", "running mean of input")
+    .add_argument("moving_var", "NDArray-or-Symbol", "running variance of input")
+    .add_arguments(BatchNormParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames",
+                               InputNames({"data", "gamma", "beta", "moving_mean", "moving_var"}))
+    .set_attr<FListOutputNames>("FListOutputNames", InputNames({"output", "mean", "var"}))
+    .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs",
+                                  [](const NodeAttrs& attrs) -> uint32_t {
+                                    return Param<BatchNormParam>(attrs).output_mean_var ? 3 : 1;
+                                  })
+    .set_attr<FMutateInputs>("FMutateInputs", [](const NodeAttrs&) {
+      return std::vector<uint32_t>{batchnorm::kMovingMean, batchnorm::kMovingVar};
+    })
+    .set_attr<FInferShape>("FInferShape", BatchNormShape)
+    .set_attr<FInferType>("FInferType", BatchNormType)
+    .set_attr<FCompute>("FCompute<cpu>", BatchNormCompute)
+    .set_attr<FGradient>("FGradient", BatchNormGrad);
+
+NNVM_REGISTER_OP(_backward_BatchNorm)
+    .describe("Gradients of BatchNorm for data, gamma and beta; in training mode it also "
+              "updates moving_mean and moving_var.")
+    .set_num_inputs(7)
+    .set_num_outputs(3)
+    .set_attr_parser(ParamParser<BatchNormParam>)
+    .add_argument("ograd", "NDArray-or-Symbol", "Gradient of the output of BatchNorm")
+    .add_argument("data", "NDArray-or-Symbol", "The input of BatchNorm")
+    .add_argument("gamma", "NDArray-or-Symbol", "gamma array")
+    .add_argument("moving_mean", "NDArray-or-Symbol", "running mean of input")
+    .add_argument("moving_var", "NDArray-or-Symbol", "running variance of input")
+    .add_argument("mean", "NDArray-or-Symbol", "The mean output of BatchNorm")
+    .add_argument("var", "NDArray-or-Symbol", "The inverse std output of BatchNorm")
+    .add_arguments(BatchNormParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames",
+                               InputNames({"ograd", "data", "gamma", "moving_mean", "moving_var",
+                                           "mean", "var"}))
+    .set_attr<FMutateInputs>("FMutateInputs", [](const NodeAttrs&) {
+      return std::vector<uint32_t>{batchnorm::kBwMovingMean, batchnorm::kBwMovingVar};
+    })
+    .set_attr<FInferShape>("FInferShape", BatchNormBackwardShape)
+    .set_attr<FInferType>("FInferType", BatchNormBackwardType)
+    .set_attr<FCompute>("FCompute<cpu>", BatchNormBackwardCompute);
+
+}  // namespace op
+}  // namespace mxnet

@@ -1,0 +1,80 @@
+// BatchNorm's arguments and the plain CPU kernels, declared for the operator registration and
+// for any accelerated dispatcher that falls back to them.
+#ifndef MXNET_OPERATOR_NN_BATCH_NORM_OP_H_
+#define MXNET_OPERATOR_NN_BATCH_NORM_OP_H_
+
+#include <dmlc/optional.h>
+
+#include "operator/operator_common.h"
+
+namespace mxnet {
+namespace op {
+
+struct BatchNormParam : public dmlc::Parameter<BatchNormParam> {
+  double eps;
+  float momentum;
+  bool fix_gamma;
+  bool use_global_stats;
+  bool output_mean_var;
+  int axis;
+  bool cudnn_off;
+  dmlc::optional<float> min_calib_range;
+  dmlc::optional<float> max_calib_range;
+  DMLC_DECLARE_PARAMETER(BatchNormParam) {
+    DMLC_DECLARE_FIELD(eps).set_default(1e-3f)
+        .describe("Epsilon to prevent div 0. Must be no less than CUDNN_BN_MIN_EPSILON defined "
+                  "in cudnn.h when using cudnn (usually 1e-5)");
+    DMLC_DECLARE_FIELD(momentum).set_default(0.9f).describe("Momentum for moving average");
+    DMLC_DECLARE_FIELD(fix_gamma).set_default(true).describe("Fix gamma while training");
+    DMLC_DECLARE_FIELD(use_global_stats).set_default(false)
+        .describe("Whether use global moving statistics instead of local batch-norm. This will "
+                  "force change batch-norm into a scale shift operator.");
+    DMLC_DECLARE_FIELD(output_mean_var).set_default(false)
+        .describe("Output the mean and inverse std ");
+    DMLC_DECLARE_FIELD(axis).set_default(1)
+        .describe("Specify which shape axis the channel is specified");
+    DMLC_DECLARE_FIELD(cudnn_off).set_default(false)
+        .describe("Do not select CUDNN operator, if available");
+    DMLC_DECLARE_FIELD(min_calib_range).set_default(dmlc::optional<float>())
+        .describe("The minimum scalar value in the form of float32 obtained through calibration. "
+                  "If present, it will be used to by quantized batch norm op to calculate "
+                  "primitive scale.Note: this calib_range is to calib bn output.");
+    DMLC_DECLARE_FIELD(max_calib_range).set_default(dmlc::optional<float>())
+        .describe("The maximum scalar value in the form of float32 obtained through calibration. "
+                  "If present, it will be used to by quantized batch norm op to calculate "
+                  "primitive scale.Note: this calib_range is to calib bn output.");
+  }
+};
+
+// Inputs and outputs of BatchNorm and _backward_BatchNorm, by position.
+namespace batchnorm {
+enum Input { kData = 0, kGamma, kBeta, kMovingMean, kMovingVar };
+enum Output { kOut = 0, kMean, kInvStd };
+// _backward_BatchNorm takes (out_grad, data, gamma, moving_mean, moving_var, mean, invstd).
+enum BackwardInput { kOutGrad = 0, kBwData, kBwGamma, kBwMovingMean, kBwMovingVar, kBwMean,
+                     kBwInvStd };
+}  // namespace batchnorm
+
+/*! \brief data viewed as (outer, channels, inner) around the channel axis. */
+struct BatchNormDims {
+  index_t outer = 1, channels = 1, inner = 1;
+  BatchNormDims(const TShape& data, int axis);
+};
+
+/*! \brief The channel axis the argument names, in [0, ndim); errors name op and shape. */
+int BatchNormAxis(const char* op_name, const BatchNormParam& p, const TShape& data);
+
+/*! \brief Plain CPU forward. outputs: out, the mean used and the inverse std used (batch
+ *  statistics when training without use_global_stats, else the moving ones). */
+void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
+                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
+/*! \brief Plain CPU backward (inputs as batchnorm::BackwardInput); outputs data_grad,
+ *  gamma_grad, beta_grad. When training without use_global_stats it also folds the batch
+ *  statistics into moving_mean and moving_var with momentum. */
+void BatchNormBackwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
+                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
+
+}  // namespace op
+}  // namespace mxnet
+
+#endif  // MXNET_OPERATOR_NN_BATCH_NORM_OP_H_
