@@ -1,5 +1,6 @@
 // Helpers shared by the float-only activation, softmax and loss-layer operators in this folder:
-// their compute type, dtype rule, zero label gradients and backward shape rule.
+// their compute type, vectorized elementwise loops, zero label gradients and backward shape
+// rule (the float dtype rule, FloatElemwiseType, is nn_common.h's).
 #ifndef MXNET_OPERATOR_NN_FLOAT_OP_HELPERS_H_
 #define MXNET_OPERATOR_NN_FLOAT_OP_HELPERS_H_
 
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "operator/nn/nn_common.h"
 #include "operator/operator_common.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
 
@@ -19,16 +21,6 @@ namespace op {
 template <typename T>
 using FloatComputeOf =
     typename std::conditional<std::is_same<T, double>::value, double, float>::type;
-
-/*! \brief All inputs and outputs share one dtype, which must be float16, float32 or float64. */
-inline bool FloatElemwiseType(const NodeAttrs& attrs, std::vector<int>* in,
-                              std::vector<int>* out) {
-  if (!ElemwiseType(attrs, in, out)) return false;
-  CHECK(IsFloatDType((*out)[0])) << "Operator " << attrs.op->name
-                                 << ": expected float16, float32 or float64 inputs, given "
-                                 << DTypeName((*out)[0]);
-  return true;
-}
 
 /*! \brief Zeros into b (the gradient of an input that gets none, e.g. a label). */
 inline void ZeroGradient(const TBlob& b, OpReqType req) {
