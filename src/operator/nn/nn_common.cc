@@ -13,6 +13,25 @@ bool FloatElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector
   return true;
 }
 
+std::vector<NodeEntry> GradOfEachInput(const char* bwd_op, const ObjectPtr& n,
+                                       const std::vector<NodeEntry>& og) {
+  std::vector<NodeEntry> ins{og[0]};
+  ins.insert(ins.end(), n->inputs.begin(), n->inputs.end());
+  NodeEntry bwd = MakeNode(bwd_op, GradName(n), ins, n->attrs.dict, &n);
+  std::vector<NodeEntry> grads;
+  for (uint32_t i = 0; i < n->inputs.size(); ++i) grads.emplace_back(bwd.node, i, 0);
+  return grads;
+}
+
+bool ForwardInputShapes(const NodeAttrs& attrs, std::vector<TShape>* in,
+                        std::vector<TShape>* out) {
+  for (size_t i = 0; i < out->size(); ++i) {
+    if (!(*in)[i + 1].IsKnown()) return false;
+    AssignShape(attrs, "input gradient", &(*out)[i], (*in)[i + 1]);
+  }
+  return true;
+}
+
 void RegisterStatLayerOps(const StatLayerDecl& decl, std::function<void(NodeAttrs*)> parser,
                           const std::vector<dmlc::ParamFieldInfo>& fields) {
   const std::string backward_name = std::string("_backward_") + decl.name;

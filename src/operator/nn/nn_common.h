@@ -15,6 +15,14 @@ namespace op {
 /*! \brief All inputs and outputs share one dtype, which must be float32, float64 or float16. */
 bool FloatElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out);
 
+/*! \brief The gradient as one node of bwd_op fed (ograd, the forward node's inputs...), whose
+ *  output i is the gradient of input i (for an FGradient lambda). */
+std::vector<NodeEntry> GradOfEachInput(const char* bwd_op, const ObjectPtr& n,
+                                       const std::vector<NodeEntry>& og);
+/*! \brief FInferShape of such a backward op: output i has the shape of input i + 1. */
+bool ForwardInputShapes(const NodeAttrs& attrs, std::vector<TShape>* in,
+                        std::vector<TShape>* out);
+
 /*! \brief A one-input layer with a hidden statistic output. */
 struct StatLayerDecl {
   const char* name;

@@ -228,23 +228,7 @@ void UpSamplingBackward(const NodeAttrs& attrs, const OpContext& ctx,
   });
 }
 
-std::vector<NodeEntry> UpSamplingGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-  std::vector<NodeEntry> ins{og[0]};
-  ins.insert(ins.end(), n->inputs.begin(), n->inputs.end());
-  NodeEntry bwd = MakeNode("_backward_UpSampling", GradName(n), ins, n->attrs.dict, &n);
-  std::vector<NodeEntry> grads;
-  for (uint32_t i = 0; i < n->inputs.size(); ++i) grads.emplace_back(bwd.node, i, 0);
-  return grads;
-}
 
-bool UpSamplingBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in,
-                             std::vector<TShape>* out) {
-  for (size_t i = 0; i < out->size(); ++i) {
-    if (!(*in)[i + 1].IsKnown()) return false;
-    AssignShape(attrs, "input gradient", &(*out)[i], (*in)[i + 1]);
-  }
-  return true;
-}
 
 uint32_t NumBackwardInputs(const NodeAttrs& attrs) { return NumInputs(attrs) + 1; }
 
@@ -277,7 +261,10 @@ Two algorithms (``sample_type``) are available:
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", UpSamplingForward)
-    .set_attr<FGradient>("FGradient", UpSamplingGrad);
+    .set_attr<FGradient>("FGradient",
+                          [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+                            return GradOfEachInput("_backward_UpSampling", n, og);
+                          });
 
 NNVM_REGISTER_OP(_backward_UpSampling)
     .describe("Gradients of UpSampling with respect to its inputs.")
@@ -286,7 +273,7 @@ NNVM_REGISTER_OP(_backward_UpSampling)
     .set_attr_parser(ParamParser<UpSamplingParam>)
     .add_argument("args", "NDArray-or-Symbol[]", "ograd, then the inputs of UpSampling")
     .add_arguments(UpSamplingParam::__FIELDS__())
-    .set_attr<FInferShape>("FInferShape", UpSamplingBackwardShape)
+    .set_attr<FInferShape>("FInferShape", ForwardInputShapes)
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", UpSamplingBackward);
