@@ -188,7 +188,9 @@ template <typename DType>
 void BiasGrad(const ConvGeometry& g, const TBlob& ograd, const TBlob& dbias, OpReqType req) {
   std::vector<double> sum(g.in_channels, 0.0);
   const DType* dy = ograd.dptr<DType>();
-  ForEachOutputChannel(g, [&](index_t i, index_t c) { sum[c] += static_cast<double>(static_cast<float>(dy[i])); });
+  ForEachOutputChannel(g, [&](index_t i, index_t c) {
+    sum[c] += static_cast<double>(static_cast<float>(dy[i]));
+  });
   DType* db = dbias.dptr<DType>();
   for (index_t c = 0; c < g.in_channels; ++c) {
     db[c] = DType(req == kAddTo ? static_cast<double>(static_cast<float>(db[c])) + sum[c] : sum[c]);

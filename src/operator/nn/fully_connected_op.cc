@@ -1,7 +1,9 @@
-// FullyConnected (out = data . weight^T + bias) and its backward, as BLAS gemm calls.
+// FullyConnected (out = data . weight^T + bias) and its backward: oneDNN's inner product for
+// float32 where it is built in and enabled, BLAS gemm calls otherwise.
 #include <string>
 #include <vector>
 
+#include "operator/nn/onednn/onednn_fully_connected.h"
 #include "operator/tensor/linalg.h"
 
 namespace mxnet {
@@ -102,11 +104,22 @@ void FCForwardImpl(const FullyConnectedParam& p, const std::vector<TBlob>& in, O
   });
 }
 
-void FCForward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+FCMatrixShape MatrixShape(const FullyConnectedParam& p, const TShape& data) {
+  const FCDims d(p, data);
+  return {d.rows, d.cols, static_cast<index_t>(p.num_hidden)};
+}
+
+void FCForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
-  if (out[0].type_flag_ == kFloat64) FCForwardImpl<double>(p, in, req[0], out[0]);
-  else FCForwardImpl<float>(p, in, req[0], out[0]);
+  const FCMatrixShape s = MatrixShape(p, in[0].shape_);
+  if (FCUsesOneDNN(s, out[0].type_flag_)) {
+    FCForwardOneDNN(s, ctx, in[0], in[1], p.no_bias ? nullptr : &in[2], out[0], req[0]);
+  } else if (out[0].type_flag_ == kFloat64) {
+    FCForwardImpl<double>(p, in, req[0], out[0]);
+  } else {
+    FCForwardImpl<float>(p, in, req[0], out[0]);
+  }
 }
 
 // Inputs (ograd, data, weight); outputs (data_grad, weight_grad[, bias_grad]).
@@ -139,11 +152,18 @@ void FCBackwardImpl(const FullyConnectedParam& p, const std::vector<TBlob>& in,
   }
 }
 
-void FCBackward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+void FCBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
-  if (out[0].type_flag_ == kFloat64) FCBackwardImpl<double>(p, in, req, out);
-  else FCBackwardImpl<float>(p, in, req, out);
+  const FCMatrixShape s = MatrixShape(p, in[1].shape_);
+  if (FCUsesOneDNN(s, out[0].type_flag_)) {
+    FCBackwardOneDNN(s, ctx, in[0], in[1], in[2], &out[0], req[0], &out[1], req[1],
+                     p.no_bias ? nullptr : &out[2], p.no_bias ? kNullOp : req[2]);
+  } else if (out[0].type_flag_ == kFloat64) {
+    FCBackwardImpl<double>(p, in, req, out);
+  } else {
+    FCBackwardImpl<float>(p, in, req, out);
+  }
 }
 
 bool FCBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
@@ -202,6 +222,7 @@ absent when ``no_bias`` is set.
     .set_attr<FListInputNames>("FListInputNames", FCInputNames)
     .set_attr<FInferShape>("FInferShape", FCShape)
     .set_attr<FInferType>("FInferType", FCType)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", FCForward)
     .set_attr<FGradient>("FGradient", FCGrad);
 
@@ -217,6 +238,7 @@ NNVM_REGISTER_OP(_backward_FullyConnected)
     .set_attr<FListInputNames>("FListInputNames", InputNames({"ograd", "data", "weight"}))
     .set_attr<FInferShape>("FInferShape", FCBackwardShape)
     .set_attr<FInferType>("FInferType", FCType)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", FCBackward)
     .set_attr<FGradient>("FGradient", FCBackwardGrad);
 

@@ -528,3 +528,30 @@ def test_sequence_ops_reject_bad_arguments():
         nd.SequenceLast(nd.ones((3,)))
     with pytest.raises(MXNetError, match="SequenceMask: sequence_length must be of a numeric"):
         nd.SequenceMask(x, nd.array([1, 1], dtype="bool"), use_sequence_length=True)
+
+
+@pytest.mark.parametrize("no_bias", [False, True])
+@pytest.mark.parametrize("flatten", [True, False])
+def test_fully_connected_onednn_and_plain_kernels_agree(no_bias, flatten):
+    rng = np.random.RandomState(7)
+    x = rng.uniform(-1, 1, (4, 3, 5)).astype(np.float32)
+    cols = 15 if flatten else 5
+    w = rng.uniform(-1, 1, (6, cols)).astype(np.float32)
+    b = rng.uniform(-1, 1, (6,)).astype(np.float32)
+    results = []
+    for enabled in ("1", "0"):
+        mx.util.setenv("MXNET_ONEDNN_ENABLED", enabled)
+        try:
+            args = [mx.nd.array(x), mx.nd.array(w)] + ([] if no_bias else [mx.nd.array(b)])
+            for a in args:
+                a.attach_grad(grad_req="add")
+            for _ in range(2):  # grad_req='add' accumulates both passes
+                with mx.autograd.record():
+                    y = mx.nd.FullyConnected(*args, num_hidden=6, no_bias=no_bias,
+                                             flatten=flatten)
+                y.backward(mx.nd.array(np.linspace(-1, 1, y.size).reshape(y.shape)))
+            results.append([y.asnumpy()] + [a.grad.asnumpy() for a in args])
+        finally:
+            mx.util.setenv("MXNET_ONEDNN_ENABLED", "1")
+    for a, b_ in zip(*results):
+        np.testing.assert_allclose(a, b_, rtol=1e-5, atol=1e-5)

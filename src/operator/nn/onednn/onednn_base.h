@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "mxnet/base.h"
+#include "mxnet/op_attr_types.h"
 
 #if MXNET_USE_ONEDNN
 #include "oneapi/dnnl/dnnl.hpp"
@@ -36,6 +37,82 @@ dnnl::stream& ThreadStream();
  *  primitives are costly to create and cheap to run, and each engine worker thread keeps its
  *  own, so no lock is taken. Bounded by CacheCapacity() with least-recently-used eviction.
  */
+/*! \brief A reorder between a plain layout and a primitive's, made once per cache entry;
+ *  needed is false when the two are the same. */
+struct Reorder {
+  dnnl::memory::desc from, to;
+  dnnl::reorder prim;
+  bool needed{false};
+  Reorder() = default;
+  Reorder(const dnnl::memory::desc& f, const dnnl::memory::desc& t);
+};
+
+/*! \brief Temp space (the op's kTempSpace resource) carved into the buffers one call needs,
+ *  each 64-byte aligned. */
+class Arena {
+ public:
+  Arena(const OpContext& ctx, size_t bytes)
+      : next_(static_cast<char*>(ctx.RequestTempSpace(bytes))) {}
+  static size_t Bytes(const dnnl::memory::desc& md) { return (md.get_size() + 63) / 64 * 64; }
+  void* Take(const dnnl::memory::desc& md) {
+    void* p = next_;
+    next_ += Bytes(md);
+    return p;
+  }
+
+ private:
+  char* next_;
+};
+
+/*! \brief Arena bytes In needs for r (reordering into r.to), and MakeOut for an output of r
+ *  (r.from the primitive's layout, r.to the caller's; kAddTo adds a plain result buffer). */
+size_t InBytes(const Reorder& r);
+size_t OutBytes(const Reorder& r, OpReqType req);
+
+/*! \brief The caller's plain data (layout r.from) as the primitive's memory (r.to). */
+dnnl::memory In(const Reorder& r, void* user, Arena* arena);
+
+/*! \brief Where a primitive writes an output (inner); Finish moves it into the caller's
+ *  float32 array honouring req, and waits for the stream. */
+struct OutBuf {
+  dnnl::memory inner;
+  dnnl::memory plain;
+  const Reorder* r{nullptr};
+  float* user{nullptr};
+  OpReqType req{kWriteTo};
+  size_t n{0};
+};
+OutBuf MakeOut(const Reorder& r, float* user, OpReqType req, size_t n, Arena* arena);
+void Finish(const OutBuf& o);
+
+/*! \brief Arena bytes RunBackwardData needs, and the run: prim (a backward-data primitive) on
+ *  the caller's plain diff_dst and weights, its data gradient moved into out honouring req. */
+size_t BackwardDataBytes(const Reorder& ddst, const Reorder& weights, const Reorder& dsrc,
+                         OpReqType req);
+void RunBackwardData(const dnnl::primitive& prim, const Reorder& ddst, void* ddst_data,
+                     const Reorder& weights, void* weights_data, const Reorder& dsrc,
+                     float* out, OpReqType req, size_t out_size, Arena* arena);
+
+/*! \brief What a backward-weights primitive writes: the weight gradient (always computed;
+ *  not wanted when weight is null or weight_req kNullOp) and the bias gradient (when bias_md,
+ *  the primitive's plain bias layout, is set). Both are float32 arrays of the caller. */
+struct WeightGrads {
+  float* weight{nullptr};
+  OpReqType weight_req{kNullOp};
+  size_t weight_size{0};
+  const dnnl::memory::desc* bias_md{nullptr};
+  float* bias{nullptr};
+  OpReqType bias_req{kNullOp};
+};
+/*! \brief Arena bytes RunBackwardWeights needs. */
+size_t BackwardWeightsBytes(const Reorder& src, const Reorder& ddst, const Reorder& dweights,
+                            const WeightGrads& g);
+/*! \brief Run prim (a backward-weights primitive) on the caller's plain src and diff_dst and
+ *  move its gradients into g honouring the reqs. */
+void RunBackwardWeights(const dnnl::primitive& prim, const Reorder& src, void* src_data,
+                        const Reorder& ddst, void* ddst_data, const Reorder& dweights,
+                        const WeightGrads& g, Arena* arena);
+
 template <typename Entry>
 class PrimitiveCache {
  public:

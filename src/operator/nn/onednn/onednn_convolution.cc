@@ -13,6 +13,14 @@ namespace op {
 namespace {
 
 using dnnl::memory;
+using onednn::Arena;
+using onednn::Finish;
+using onednn::In;
+using onednn::InBytes;
+using onednn::MakeOut;
+using onednn::OutBuf;
+using onednn::OutBytes;
+using onednn::Reorder;
 using Tag = memory::format_tag;
 using Dims = memory::dims;
 
@@ -108,17 +116,6 @@ dnnl::convolution_forward::primitive_desc ForwardPd(const ConvGeometry& g, const
 #endif
 }
 
-// A reorder between a plain layout and a primitive's, made once per entry.
-struct Reorder {
-  memory::desc from, to;
-  dnnl::reorder prim;
-  bool needed{false};
-  Reorder() = default;
-  Reorder(const memory::desc& f, const memory::desc& t) : from(f), to(t), needed(f != t) {
-    if (needed) prim = dnnl::reorder(memory(f, onednn::CpuEngine()), memory(t, onednn::CpuEngine()));
-  }
-};
-
 struct ForwardEntry {
   Descs d;
   dnnl::convolution_forward::primitive_desc pd;
@@ -135,69 +132,6 @@ struct BackwardEntry {
   Reorder ddst_data, weights_data, dsrc;         // backward data: in, in, out
   Reorder src_weights, ddst_weights, dweights;  // backward weights: in, in, out
 };
-
-/*! \brief Temp space carved into the buffers one call needs (64-byte aligned). */
-class Arena {
- public:
-  explicit Arena(const OpContext& ctx, size_t bytes)
-      : next_(static_cast<char*>(ctx.RequestTempSpace(bytes))) {}
-  static size_t Bytes(const memory::desc& md) { return (md.get_size() + 63) / 64 * 64; }
-  void* Take(const memory::desc& md) {
-    void* p = next_;
-    next_ += Bytes(md);
-    return p;
-  }
-
- private:
-  char* next_;
-};
-
-// Space for reordering into r.to (when needed) and, for kAddTo outputs, a plain result.
-size_t InBytes(const Reorder& r) { return r.needed ? Arena::Bytes(r.to) : 0; }
-size_t OutBytes(const Reorder& r, OpReqType req) {
-  return (r.needed ? Arena::Bytes(r.from) : 0) + (req == kAddTo ? Arena::Bytes(r.to) : 0);
-}
-
-// The caller's plain data as the primitive's memory (reordered into the arena when needed).
-memory In(const Reorder& r, void* user, Arena* arena) {
-  memory plain(r.from, onednn::CpuEngine(), user);
-  if (!r.needed) return plain;
-  memory inner(r.to, onednn::CpuEngine(), arena->Take(r.to));
-  r.prim.execute(onednn::ThreadStream(), plain, inner);
-  return inner;
-}
-
-// Where the primitive writes an output; Finish moves it to the caller's blob honouring req.
-// Here r.from is the primitive's layout and r.to the caller's plain one.
-struct OutBuf {
-  memory inner;
-  memory plain;
-  const Reorder* r;
-  float* user;
-  OpReqType req;
-  size_t n;
-};
-
-OutBuf MakeOut(const Reorder& r, float* user, OpReqType req, size_t n, Arena* arena) {
-  OutBuf o;
-  o.r = &r;
-  o.user = user;
-  o.req = req;
-  o.n = n;
-  void* plain_ptr = req == kAddTo ? arena->Take(r.to) : static_cast<void*>(user);
-  o.plain = memory(r.to, onednn::CpuEngine(), plain_ptr);
-  o.inner = r.needed ? memory(r.from, onednn::CpuEngine(), arena->Take(r.from)) : o.plain;
-  return o;
-}
-
-void Finish(const OutBuf& o) {
-  memory inner = o.inner, plain = o.plain;  // execute takes non-const handles
-  if (o.r->needed) o.r->prim.execute(onednn::ThreadStream(), inner, plain);
-  onednn::ThreadStream().wait();
-  if (o.req != kAddTo) return;
-  const float* src = static_cast<const float*>(o.plain.get_data_handle());
-  for (size_t i = 0; i < o.n; ++i) o.user[i] += src[i];
-}
 
 onednn::PrimitiveCache<ForwardEntry>& ForwardCache() {
   thread_local onednn::PrimitiveCache<ForwardEntry> cache;
@@ -282,50 +216,33 @@ void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob
     return b;
   });
   const bool want_data = grads.data != nullptr && grads.data_req != kNullOp;
-  const bool want_weight = grads.weight != nullptr && grads.weight_req != kNullOp;
-  const bool want_bias = grads.bias != nullptr && grads.bias_req != kNullOp;
-  const bool run_weights = want_weight || want_bias;
-  size_t bytes = 0;
-  if (want_data) {
-    bytes += InBytes(e.ddst_data) + InBytes(e.weights_data) + OutBytes(e.dsrc, grads.data_req);
+  onednn::WeightGrads wg;
+  if (grads.weight != nullptr) {
+    wg.weight = grads.weight->dptr<float>();
+    wg.weight_req = grads.weight_req;
+    wg.weight_size = grads.weight->Size();
   }
+  if (g.bias) {
+    wg.bias_md = &e.d.bias;
+    wg.bias = grads.bias != nullptr ? grads.bias->dptr<float>() : nullptr;
+    wg.bias_req = grads.bias_req;
+  }
+  const bool run_weights = wg.weight_req != kNullOp || (wg.bias && wg.bias_req != kNullOp);
+  size_t bytes = 0;
+  if (want_data) bytes += onednn::BackwardDataBytes(e.ddst_data, e.weights_data, e.dsrc,
+                                                     grads.data_req);
   if (run_weights) {
-    bytes += InBytes(e.src_weights) + InBytes(e.ddst_weights) +
-             OutBytes(e.dweights, want_weight ? grads.weight_req : kWriteTo) +
-             (want_weight ? 0 : Arena::Bytes(e.dweights.to)) +
-             (g.bias ? Arena::Bytes(e.d.bias) : 0);
+    bytes += onednn::BackwardWeightsBytes(e.src_weights, e.ddst_weights, e.dweights, wg);
   }
   Arena arena(ctx, bytes);
   if (want_data) {
-    OutBuf dsrc = MakeOut(e.dsrc, grads.data->dptr<float>(), grads.data_req, grads.data->Size(),
-                          &arena);
-    e.data_prim.execute(onednn::ThreadStream(),
-                        {{DNNL_ARG_DIFF_DST, In(e.ddst_data, ograd.dptr_, &arena)},
-                         {DNNL_ARG_WEIGHTS, In(e.weights_data, weight.dptr_, &arena)},
-                         {DNNL_ARG_DIFF_SRC, dsrc.inner}});
-    Finish(dsrc);
+    onednn::RunBackwardData(e.data_prim, e.ddst_data, ograd.dptr_, e.weights_data, weight.dptr_,
+                            e.dsrc, grads.data->dptr<float>(), grads.data_req,
+                            grads.data->Size(), &arena);
   }
-  if (!run_weights) return;
-  // A gradient nobody asked for still needs somewhere to go: the arena.
-  float* dw_user = want_weight ? grads.weight->dptr<float>()
-                               : static_cast<float*>(arena.Take(e.dweights.to));
-  OutBuf dw = MakeOut(e.dweights, dw_user, want_weight ? grads.weight_req : kWriteTo,
-                   want_weight ? grads.weight->Size() : 0, &arena);
-  std::unordered_map<int, memory> args{
-      {DNNL_ARG_SRC, In(e.src_weights, data.dptr_, &arena)},
-      {DNNL_ARG_DIFF_DST, In(e.ddst_weights, ograd.dptr_, &arena)},
-      {DNNL_ARG_DIFF_WEIGHTS, dw.inner}};
-  float* db_out = nullptr;
-  if (g.bias) {
-    const bool direct = want_bias && grads.bias_req == kWriteTo;
-    db_out = direct ? grads.bias->dptr<float>() : static_cast<float*>(arena.Take(e.d.bias));
-    args[DNNL_ARG_DIFF_BIAS] = memory(e.d.bias, onednn::CpuEngine(), db_out);
-  }
-  e.weights_prim.execute(onednn::ThreadStream(), args);
-  Finish(dw);
-  if (want_bias && grads.bias_req == kAddTo) {
-    float* dst = grads.bias->dptr<float>();
-    for (index_t k = 0; k < g.filters; ++k) dst[k] += db_out[k];
+  if (run_weights) {
+    onednn::RunBackwardWeights(e.weights_prim, e.src_weights, data.dptr_, e.ddst_weights,
+                               ograd.dptr_, e.dweights, wg, &arena);
   }
 }
 
