@@ -2,6 +2,8 @@
 // resolution, shape and type rules, the plain CPU kernels and the registration.
 #include "operator/nn/pooling_op.h"
 
+#include "operator/nn/onednn/onednn_pooling.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -360,11 +362,15 @@ bool PoolingType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>*
   return true;
 }
 
-void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+void PoolingCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
-  PoolingForwardPlain(p, PoolGeometry(attrs.op->name.c_str(), p, in[0].shape_), in[0], out[0],
-                      req[0]);
+  const PoolGeometry g(attrs.op->name.c_str(), p, in[0].shape_);
+  if (PoolUsesOneDNN(p, g, in[0].type_flag_)) {
+    PoolForwardOneDNN(p, g, ctx, in[0], out[0], req[0]);
+  } else {
+    PoolingForwardPlain(p, g, in[0], out[0], req[0]);
+  }
 }
 
 // Inputs (out_grad, data, out); output data_grad.
@@ -374,12 +380,16 @@ bool PoolingBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in,
   return (*out)[0].IsKnown();
 }
 
-void PoolingBackwardCompute(const NodeAttrs& attrs, const OpContext&,
+void PoolingBackwardCompute(const NodeAttrs& attrs, const OpContext& ctx,
                             const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                             const std::vector<TBlob>& out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
-  PoolingBackwardPlain(p, PoolGeometry(attrs.op->name.c_str(), p, in[1].shape_), in[0], in[1],
-                       in[2], out[0], req[0]);
+  const PoolGeometry g(attrs.op->name.c_str(), p, in[1].shape_);
+  if (PoolUsesOneDNN(p, g, in[1].type_flag_)) {
+    PoolBackwardOneDNN(p, g, ctx, in[0], in[1], out[0], req[0]);
+  } else {
+    PoolingBackwardPlain(p, g, in[0], in[1], in[2], out[0], req[0]);
+  }
 }
 
 std::vector<NodeEntry> PoolingGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
@@ -431,6 +441,7 @@ channel)* (NDHWC layout).
     .set_attr<FListOutputNames>("FListOutputNames", InputNames({"output"}))
     .set_attr<FInferShape>("FInferShape", PoolingShape)
     .set_attr<FInferType>("FInferType", PoolingType)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", PoolingCompute)
     .set_attr<FGradient>("FGradient", PoolingGrad);
 
@@ -446,6 +457,7 @@ NNVM_REGISTER_OP(_backward_Pooling)
     .set_attr<FListInputNames>("FListInputNames", InputNames({"ograd", "data", "output"}))
     .set_attr<FInferShape>("FInferShape", PoolingBackwardShape)
     .set_attr<FInferType>("FInferType", PoolingType)
+    .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", PoolingBackwardCompute);
 
 }  // namespace op

@@ -412,3 +412,33 @@ def test_batchnorm_bad_arguments_raise_naming_op_and_argument():
     _raises(lambda: nd.BatchNorm(x.astype("int32"), g, b, mm, mv), "BatchNorm", "int32")
     _raises(lambda: nd.BatchNorm(x.astype("float16"), g.astype("float16"), b, mm, mv),
             "BatchNorm", "gamma")
+
+
+@pytest.mark.parametrize("pool_type", ["max", "avg"])
+@pytest.mark.parametrize("convention,pad,include", [("valid", (0, 0), True), ("valid", (1, 1), True),
+                                                    ("full", (1, 0), True), ("valid", (1, 1), False),
+                                                    ("full", (0, 1), False)])
+@pytest.mark.parametrize("layout", ["NCHW", "NHWC"])
+def test_pooling_onednn_and_plain_kernels_agree(pool_type, convention, pad, include, layout):
+    rng = np.random.RandomState(11)
+    shape = (2, 3, 7, 6) if layout == "NCHW" else (2, 7, 6, 3)
+    x = rng.uniform(-1, 1, shape).astype(np.float32)
+    results = []
+    for enabled in ("1", "0"):
+        mx.util.setenv("MXNET_ONEDNN_ENABLED", enabled)
+        try:
+            a = mx.nd.array(x)
+            a.attach_grad(grad_req="add")
+            for _ in range(2):  # accumulates: grad_req='add'
+                with mx.autograd.record():
+                    y = mx.nd.Pooling(a, kernel=(3, 2), stride=(2, 2), pad=pad,
+                                      pool_type=pool_type, pooling_convention=convention,
+                                      count_include_pad=include, layout=layout)
+                y.backward(mx.nd.array(rng.uniform(-1, 1, y.shape)))
+            results.append((y.asnumpy(), a.grad.asnumpy()))
+        finally:
+            mx.util.setenv("MXNET_ONEDNN_ENABLED", "1")
+        rng = np.random.RandomState(11)
+        rng.uniform(-1, 1, shape)  # the same head gradients for the second run
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-5, atol=1e-6)
