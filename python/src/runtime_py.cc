@@ -52,10 +52,17 @@ void DefineRuntime(py::module_& m) {
     return py::make_tuple(arrays, names);
   });
   m.def("load_from_bytes", [](const py::bytes& data) {
+    MXNET_PY_API("MXNDArrayLoadFromBuffer");
     std::string buf = data;
     std::vector<NDArray> arrays;
     std::vector<std::string> names;
-    LoadNDArrayBuffer(buf.data(), buf.size(), &arrays, &names, Imperative::Get()->is_np_shape());
+    {
+      // Filling the arrays waits for the engine, whose workers may need the GIL (a custom
+      // op's callback, or freeing one).
+      py::gil_scoped_release nogil;
+      LoadNDArrayBuffer(buf.data(), buf.size(), &arrays, &names,
+                        Imperative::Get()->is_np_shape());
+    }
     return py::make_tuple(arrays, names);
   });
   m.def("save_to_bytes", [](const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
