@@ -60,6 +60,35 @@ inline float ExpF32(float x) {
   return y;
 }
 
+/*! \brief tanh for float32, vectorizable (both branches computed, then selected), within a few
+ *  ulp of std::tanh: an odd polynomial below |x| = 0.625 (the Cephes tanhf coefficients),
+ *  1 - 2 / (exp(2|x|) + 1) above, where no cancellation is left. */
+inline float TanhF32(float x) {
+  uint32_t xb;
+  std::memcpy(&xb, &x, 4);
+  const uint32_t ab = xb & 0x7fffffffu;
+  float a;
+  std::memcpy(&a, &ab, 4);
+  const float z = a * a;
+  float p = -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  const float small = p * z * a + a;
+  const float large = 1.0f - 2.0f / (ExpF32(2.0f * a) + 1.0f);
+  // Select with integer masks (a float compare and select would keep GCC from vectorizing).
+  uint32_t sb, lb;
+  std::memcpy(&sb, &small, 4);
+  std::memcpy(&lb, &large, 4);
+  const uint32_t use_small = 0u - static_cast<uint32_t>(ab < 0x3f200000u);  // |x| < 0.625
+  uint32_t rb = (sb & use_small) | (lb & ~use_small);
+  rb |= xb & 0x80000000u;  // tanh is odd
+  float r;
+  std::memcpy(&r, &rb, 4);
+  return r;
+}
+
 /*! \brief Inverse error function: Giles' single-precision approximation refined by Newton
  *  steps in double. erfinv(+-1) = +-inf, NaN outside [-1, 1]. */
 inline double ErfInv(double y) {

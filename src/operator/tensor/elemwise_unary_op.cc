@@ -29,9 +29,9 @@ namespace {
 #define MXNET_UNARY_AVX2_CLONES
 #endif
 
-enum FastFloatOp { kFastExp = 0, kFastSigmoid = 1 };
+enum FastFloatOp { kFastExp = 0, kFastSigmoid = 1, kFastTanh = 2 };
 
-// The float32 exp-based kernels, compiled for AVX2 as well and picked at load time. `omp simd`
+// The float32 exp-based kernels (exp, sigmoid, tanh), compiled for AVX2 as well and picked at load time. `omp simd`
 // vectorizes them whatever the optimization level (elements are independent; in-place is fine).
 MXNET_UNARY_AVX2_CLONES
 void FastFloatChunk(int which, const float* x, float* y, index_t n, bool add) {
@@ -43,13 +43,21 @@ void FastFloatChunk(int which, const float* x, float* y, index_t n, bool add) {
 #pragma omp simd
       for (index_t i = 0; i < n; ++i) y[i] = unary_op::ExpF32(x[i]);
     }
-  } else {
+  } else if (which == kFastSigmoid) {
     if (add) {
 #pragma omp simd
       for (index_t i = 0; i < n; ++i) y[i] += 1.0f / (1.0f + unary_op::ExpF32(-x[i]));
     } else {
 #pragma omp simd
       for (index_t i = 0; i < n; ++i) y[i] = 1.0f / (1.0f + unary_op::ExpF32(-x[i]));
+    }
+  } else {
+    if (add) {
+#pragma omp simd
+      for (index_t i = 0; i < n; ++i) y[i] += unary_op::TanhF32(x[i]);
+    } else {
+#pragma omp simd
+      for (index_t i = 0; i < n; ++i) y[i] = unary_op::TanhF32(x[i]);
     }
   }
 }
@@ -61,10 +69,12 @@ void UnaryMap(const TBlob& in, const TBlob& out, OpReqType req) {
   const index_t n = static_cast<index_t>(in.Size());
   constexpr bool kExp = std::is_same<OP, unary_op::exp>::value;
   constexpr bool kSigmoid = std::is_same<OP, unary_op::sigmoid>::value;
-  if constexpr (std::is_same<DType, float>::value && (kExp || kSigmoid)) {
+  constexpr bool kTanh = std::is_same<OP, unary_op::tanh>::value;
+  if constexpr (std::is_same<DType, float>::value && (kExp || kSigmoid || kTanh)) {
     if (req == kNullOp || n <= 0) return;
+    constexpr int which = kExp ? kFastExp : kSigmoid ? kFastSigmoid : kFastTanh;
     ParallelChunks(n, 16384, [&](index_t b, index_t e) {
-      FastFloatChunk(kExp ? kFastExp : kFastSigmoid, x + b, y + b, e - b, req == kAddTo);
+      FastFloatChunk(which, x + b, y + b, e - b, req == kAddTo);
     });
   } else if constexpr (std::is_same<DType, half_t>::value) {
     MapLoop(x, y, n, req, [](half_t v) { return half_t(OP::Map(static_cast<float>(v))); });

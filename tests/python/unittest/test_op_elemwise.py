@@ -138,6 +138,20 @@ def test_exp_float32_is_accurate_over_the_whole_range():
     assert np.isnan(out[8])
 
 
+def test_tanh_float32_is_accurate_and_odd():
+    x = np.concatenate([np.linspace(-20, 20, 400001),
+                        [1e-30, 1e-8, 0.6249999, 0.625, 0.6250001, 9.0, 90.0, 1e30]])
+    x = np.concatenate([x, -x]).astype(np.float32)
+    out = nd.tanh(nd.array(x)).asnumpy()
+    ref = np.tanh(x.astype(np.float64))
+    # within two float32 ulp of the exact value everywhere, both branches of the kernel
+    assert np.all(np.abs(out - ref) <= 2 * np.spacing(np.abs(ref).astype(np.float32)))
+    np.testing.assert_array_equal(out[:len(x) // 2], -out[len(x) // 2:])
+    edge = nd.tanh(nd.array([np.inf, -np.inf, -0.0, np.nan], dtype=np.float32)).asnumpy()
+    np.testing.assert_array_equal(edge[:3], [1, -1, 0])
+    assert np.signbit(edge[2]) and np.isnan(edge[3])
+
+
 def test_sigmoid_float32_saturates_without_nan():
     x = nd.array([-1000, -90, 0, 90, 1000], dtype=np.float32)
     np.testing.assert_allclose(nd.sigmoid(x).asnumpy(), [0, 0, 0.5, 1, 1], atol=1e-30)
