@@ -158,12 +158,9 @@ void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
   }
 }
 
+// Data and weight feed the backward (the bias is not needed); it outputs every gradient.
 std::vector<NodeEntry> ConvGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-  NodeEntry bwd = MakeNode("_backward_Convolution", GradName(n),
-                           {og[0], n->inputs[0], n->inputs[1]}, n->attrs.dict, &n);
-  std::vector<NodeEntry> grads;
-  for (uint32_t i = 0; i < n->inputs.size(); ++i) grads.emplace_back(bwd.node, i, 0);
-  return grads;
+  return GradOfEachInput("_backward_Convolution", n, og, 2);
 }
 
 bool ConvBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {

@@ -259,12 +259,9 @@ void DeconvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
   }
 }
 
+// Data and weight feed the backward (the bias is not needed); it outputs every gradient.
 std::vector<NodeEntry> DeconvGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-  NodeEntry bwd = MakeNode("_backward_Deconvolution", GradName(n),
-                           {og[0], n->inputs[0], n->inputs[1]}, n->attrs.dict, &n);
-  std::vector<NodeEntry> grads;
-  for (uint32_t i = 0; i < n->inputs.size(); ++i) grads.emplace_back(bwd.node, i, 0);
-  return grads;
+  return GradOfEachInput("_backward_Deconvolution", n, og, 2);
 }
 
 bool DeconvBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in,

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "operator/nn/nn_common.h"
 #include "operator/nn/onednn/onednn_fully_connected.h"
 #include "operator/tensor/linalg.h"
 
@@ -174,12 +175,9 @@ bool FCBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vecto
   return (*out)[0].IsKnown() && (*out)[1].IsKnown();
 }
 
+// Data and weight feed the backward (the bias is not needed); it outputs every gradient.
 std::vector<NodeEntry> FCGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-  NodeEntry bw = MakeNode("_backward_FullyConnected", GradName(n),
-                          {og[0], n->inputs[0], n->inputs[1]}, n->attrs.dict);
-  std::vector<NodeEntry> grads;
-  for (uint32_t i = 0; i < n->inputs.size(); ++i) grads.emplace_back(bw.node, i, 0);
-  return grads;
+  return GradOfEachInput("_backward_FullyConnected", n, og, 2);
 }
 
 // _backward_FullyConnected is linear in the output gradient G and in each of X, W:

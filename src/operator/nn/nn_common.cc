@@ -1,6 +1,8 @@
 // Shared declaration helpers of the nn/ layer operators (see nn_common.h).
 #include "operator/nn/nn_common.h"
 
+#include <algorithm>
+
 namespace mxnet {
 namespace op {
 
@@ -14,9 +16,10 @@ bool FloatElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector
 }
 
 std::vector<NodeEntry> GradOfEachInput(const char* bwd_op, const ObjectPtr& n,
-                                       const std::vector<NodeEntry>& og) {
+                                       const std::vector<NodeEntry>& og, size_t fed) {
   std::vector<NodeEntry> ins{og[0]};
-  ins.insert(ins.end(), n->inputs.begin(), n->inputs.end());
+  ins.insert(ins.end(), n->inputs.begin(),
+             n->inputs.begin() + std::min(fed, n->inputs.size()));
   NodeEntry bwd = MakeNode(bwd_op, GradName(n), ins, n->attrs.dict, &n);
   std::vector<NodeEntry> grads;
   for (uint32_t i = 0; i < n->inputs.size(); ++i) grads.emplace_back(bwd.node, i, 0);

@@ -15,10 +15,11 @@ namespace op {
 /*! \brief All inputs and outputs share one dtype, which must be float32, float64 or float16. */
 bool FloatElemwiseType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out);
 
-/*! \brief The gradient as one node of bwd_op fed (ograd, the forward node's inputs...), whose
- *  output i is the gradient of input i (for an FGradient lambda). */
+/*! \brief The gradient as one node of bwd_op fed (ograd, the forward node's first `fed`
+ *  inputs, all by default), whose output i is the gradient of input i (for an FGradient). */
 std::vector<NodeEntry> GradOfEachInput(const char* bwd_op, const ObjectPtr& n,
-                                       const std::vector<NodeEntry>& og);
+                                       const std::vector<NodeEntry>& og,
+                                       size_t fed = static_cast<size_t>(-1));
 /*! \brief FInferShape of such a backward op: output i has the shape of input i + 1. */
 bool ForwardInputShapes(const NodeAttrs& attrs, std::vector<TShape>* in,
                         std::vector<TShape>* out);
