@@ -280,15 +280,18 @@ void Imperative::Invoke(const Context& default_ctx,
       << "Operator " << op->name << " has " << n_out << " output(s), given " << outputs->size()
       << " out= arrays";
 
-  // Context: the inputs' (all must agree), else ctx kwarg, else the default.
+  // Context: the first input's, else ctx kwarg, else the default. As in MXNet, inputs need
+  // only the same kind of device (cpu, cpu_pinned and cpu_shared mix), and pinned or shared
+  // memory does not propagate: such an op runs on, and writes, plain cpu(dev_id).
   Context ctx = inputs.empty() ? ContextFromAttrs(attrs, default_ctx) : Context();
   for (size_t i = 0; i < inputs.size(); ++i) {
     CHECK(!inputs[i]->is_none()) << "Operator " << op->name << ": input " << i << " is empty";
     if (i == 0) ctx = inputs[0]->ctx();
-    CHECK(inputs[i]->ctx() == ctx) << "Operator " << op->name << ": all inputs must be on the same "
-                                   << "device, input 0 is on " << ctx << " and input " << i
-                                   << " on " << inputs[i]->ctx();
+    CHECK(inputs[i]->ctx().dev_mask() == ctx.dev_mask())
+        << "Operator " << op->name << ": all inputs must be on the same kind of device, input 0 "
+        << "is on " << ctx << " and input " << i << " on " << inputs[i]->ctx();
   }
+  if (!inputs.empty() && ctx.dev_type != ctx.dev_mask()) ctx = Context(ctx.dev_mask(), ctx.dev_id);
   CheckOutputsNotInGraph(attrs, inputs, *outputs);
   if (InvokeNDArrayFunction(attrs, inputs, outputs)) return;
   if (ctx.dev_mask() == Context::kGPU) {
@@ -343,8 +346,9 @@ void Imperative::Invoke(const Context& default_ctx,
       CHECK_EQ(o.dtype(), out_types[i]) << "Operator " << op->name << ": out= array " << i
                                         << " has dtype " << DTypeName(o.dtype()) << ", expected "
                                         << DTypeName(out_types[i]);
-      CHECK(o.ctx() == ctx) << "Operator " << op->name << ": out= array " << i << " is on "
-                            << o.ctx() << ", inputs on " << ctx;
+      CHECK(o.ctx().dev_mask() == ctx.dev_mask())
+          << "Operator " << op->name << ": out= array " << i << " is on " << o.ctx()
+          << ", inputs on " << ctx;
     }
   }
 

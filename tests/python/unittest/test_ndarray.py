@@ -51,6 +51,19 @@ def test_context_and_default_context_scope():
     assert same(b.as_in_context(mx.cpu()).asnumpy(), np.zeros(2, np.float32))
 
 
+def test_cpu_pinned_and_shared_inputs_mix_with_cpu_and_give_cpu_outputs():
+    shared = mx.nd.ones((2, 3), ctx=mx.Context("cpu_shared", 0))
+    pinned = mx.nd.ones((2, 3), ctx=mx.cpu_pinned(0))
+    plain = mx.nd.ones((2, 3))
+    assert (shared + plain).context == mx.cpu(0)
+    assert (pinned + pinned).context == mx.cpu(0)
+    assert mx.nd.relu(shared).context == mx.cpu(0)
+    assert (mx.nd.ones((2,), ctx=mx.cpu(3)) + mx.nd.ones((2,))).context == mx.cpu(3)
+    out = mx.nd.empty((2, 2, 3), ctx=mx.Context("cpu_shared", 0))
+    mx.nd.stack(plain, pinned, out=out)
+    assert out.context == mx.Context("cpu_shared", 0) and out.asnumpy().sum() == 12
+
+
 def test_gpu_context_raises_clear_error_without_cuda():
     with pytest.raises(mx.MXNetError, match="gpu"):
         mx.nd.zeros((2,), ctx=mx.gpu(0)).asnumpy()
