@@ -15,6 +15,10 @@ from . import symbol
 from . import symbol as sym
 from . import random
 from . import random as rnd
+from . import registry
+from . import initializer
+from . import initializer as init
+from . import metric
 from . import runtime
 from . import engine
 from . import util
@@ -30,4 +34,5 @@ __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray",
            "random", "rnd", "runtime", "engine", "util", "test_utils", "profiler", "operator",
            "current_context", "num_gpus", "name", "attribute", "AttrScope", "symbol", "sym",
            "is_np_shape", "set_np_shape", "np_shape", "use_np_shape", "is_np_array", "np_array",
-           "use_np_array", "use_np", "gluon", "io"]
+           "use_np_array", "use_np", "gluon", "io", "registry", "initializer", "init",
+           "metric"]

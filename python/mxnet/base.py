@@ -130,6 +130,12 @@ class NotSupportedForSparseNDArray(_NotAvailableFor):
     _what = " is not supported for SparseNDArray and only available in NDArray."
 
 
+class InvalidConfigError(MXNetError, AssertionError):
+    """A bad name or configuration where MXNet 1.9.1 failed an assert (an unregistered
+    initializer or metric name, a loaded parameter of the wrong shape): both
+    `except MXNetError` and old code's `except AssertionError` catch it."""
+
+
 def check_call(ret):
     """Raise MXNetError with the library's last error message when a C API call failed.
 
