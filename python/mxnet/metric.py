@@ -253,7 +253,11 @@ class TopKAccuracy(EvalMetric):
         self.top_k = top_k
         if self.top_k <= 1:
             raise AssertionError("Please use Accuracy if top_k is no more than 1")
-        self.name += "_%d" % self.top_k
+        # the displayed name carries k; a name from get_config() already does (MXNet 1.9.1
+        # appended it again on every round trip)
+        suffix = "_%d" % self.top_k
+        if not self.name.endswith(suffix):
+            self.name += suffix
 
     def update(self, labels, preds):
         labels, preds = check_label_shapes(labels, preds, True)
