@@ -279,9 +279,10 @@ class Constant(Initializer):
 
     def dumps(self):
         value = self._kwargs["value"]
-        if not np.isscalar(value):
-            as_numpy = value if isinstance(value, np.ndarray) else value.asnumpy()
-            self._kwargs["value"] = as_numpy.tolist()
+        if isinstance(value, NDArray):
+            value = value.asnumpy()
+        if isinstance(value, (np.ndarray, np.generic)):
+            self._kwargs["value"] = value.tolist()
         return super().dumps()
 
 

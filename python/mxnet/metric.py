@@ -253,7 +253,11 @@ class TopKAccuracy(EvalMetric):
         self.top_k = top_k
         if self.top_k <= 1:
             raise AssertionError("Please use Accuracy if top_k is no more than 1")
-        self.name += "_%d" % self.top_k
+        # the displayed name carries k; a name from get_config() already does (MXNet 1.9.1
+        # appended it again on every round trip)
+        suffix = "_%d" % self.top_k
+        if not self.name.endswith(suffix):
+            self.name += suffix
 
     def update(self, labels, preds):
         labels, preds = check_label_shapes(labels, preds, True)
@@ -318,14 +322,24 @@ class _BinaryConfusion:
     def _total(self, use_global):
         return sum(self._counts(use_global))
 
+    def _precision(self, use_global):
+        tp, fp, _, _ = self._counts(use_global)
+        return float(tp) / (tp + fp) if tp + fp > 0 else 0.
+
+    def _recall(self, use_global):
+        tp, _, fn, _ = self._counts(use_global)
+        return float(tp) / (tp + fn) if tp + fn > 0 else 0.
+
     def _fscore(self, use_global):
-        tp, fp, fn, _ = self._counts(use_global)
-        precision = float(tp) / (tp + fp) if tp + fp > 0 else 0.
-        recall = float(tp) / (tp + fn) if tp + fn > 0 else 0.
+        precision, recall = self._precision(use_global), self._recall(use_global)
         if precision + recall > 0:
             return 2 * precision * recall / (precision + recall)
         return 0.
 
+    precision = property(lambda self: self._precision(False))
+    global_precision = property(lambda self: self._precision(True))
+    recall = property(lambda self: self._recall(False))
+    global_recall = property(lambda self: self._recall(True))
     total_examples = property(lambda self: self._total(False))
     global_total_examples = property(lambda self: self._total(True))
     fscore = property(lambda self: self._fscore(False))
