@@ -457,6 +457,50 @@ def compare_ndarray_tuple(t1, t2, rtol=None, atol=None):
         assert_almost_equal(t1, t2, rtol=rtol, atol=atol)
 
 
+def _optimizer_input(shape, dtype, stype, density=None):
+    """A random optimizer input and its dense copy: (for opt1, for opt2)."""
+    if stype == 'default':
+        x = mx.random.uniform(shape=shape, ctx=default_context(), dtype=dtype)
+        return x.copyto(default_context()), x
+    if stype in ('row_sparse', 'csr'):
+        x = rand_ndarray(shape, stype, density=density, dtype=dtype)
+        return x.copyto(default_context()).tostype('default'), x
+    raise Exception("type not supported yet")
+
+
+def compare_optimizer(opt1, opt2, shape, dtype, w_stype='default', g_stype='default',
+                      rtol=1e-4, atol=1e-5, compare_states=True, ntensors=1):
+    """One update by opt1 and by opt2 from the same random weight and gradient, then their
+    states and weights compared. With a list of shapes, opt2 updates the `ntensors` weights
+    in one (aggregated) call and opt1 one at a time."""
+    if not isinstance(shape, list):
+        assert ntensors == 1
+        w1, w2 = _optimizer_input(shape, dtype, w_stype, density=1)
+        g1, g2 = _optimizer_input(shape, dtype, g_stype)
+        state1 = opt1.create_state_multi_precision(0, w1)
+        state2 = opt2.create_state_multi_precision(0, w2)
+        if compare_states:
+            compare_ndarray_tuple(state1, state2)
+        opt1.update_multi_precision(0, w1, g1, state1)
+        opt2.update_multi_precision(0, w2, g2, state2)
+        if compare_states:
+            compare_ndarray_tuple(state1, state2, rtol=rtol, atol=atol)
+        assert_almost_equal(w1, w2, rtol=rtol, atol=atol)
+        return
+    w1 = tuple(mx.random.uniform(shape=s, ctx=default_context(), dtype=dtype) for s in shape)
+    g1 = tuple(mx.random.uniform(shape=s, ctx=default_context(), dtype=dtype) for s in shape)
+    w2 = tuple(w.copy() for w in w1)
+    g2 = tuple(g.copy() for g in g1)
+    state2 = [opt2.create_state_multi_precision(0, w2[i]) for i in range(ntensors)]
+    opt2.update_multi_precision(list(range(ntensors)), w2, g2, state2)
+    for i in range(ntensors):
+        state1 = opt1.create_state_multi_precision(i, w1[i])
+        opt1.update_multi_precision(i, w1[i], g1[i], state1)
+        if compare_states:
+            compare_ndarray_tuple(state1, state2[i], rtol, atol)
+        compare_ndarray_tuple(w1[i], w2[i], rtol, atol)
+
+
 def same_array(array1, array2):
     """True when two NDArrays share memory (a change through one shows in the other)."""
     array1[:] += 1

@@ -144,6 +144,11 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_HOME", "string", "~/.mxnet", "",
        "Folder where mx.base.data_dir() and the downloading helpers (mx.test_utils.download "
        "callers, model stores) keep data; read at each call."},
+      {"MXNET_OPTIMIZER_AGGREGATION_SIZE", "int", "4", "",
+       "How many weights of one dtype the SGD and LARS optimizers (mx.optimizer) update in one "
+       "fused multi-weight operator call when an Updater or Trainer hands them several; LAMB "
+       "reads it too, with default 45 and at most 45. 0 updates weights one at a time. Read "
+       "when the optimizer is created."},
       {"MXNET_ENABLE_CYTHON", "bool", "1", "",
        "MXNet 1.9 chose between its Cython and ctypes bindings with this. This package has one "
        "binding, the compiled pybind11 extension mxnet._ffi, which is always used; the ctypes "

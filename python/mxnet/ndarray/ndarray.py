@@ -359,8 +359,11 @@ def _shape_tuple(shape):
     return (int(shape),) if isinstance(shape, integer_types) else tuple(int(s) for s in shape)
 
 
-def zeros(shape, ctx=None, dtype=None, **kwargs):
-    """An array of zeros."""
+def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
+    """An array of zeros (`stype` 'default' or None: sparse storage is not available yet)."""
+    if stype not in (None, "default"):
+        raise MXNetError("zeros: argument stype expected 'default', given %r (sparse storage "
+                         "'row_sparse'/'csr' is not available yet)" % (stype,))
     return _internal._zeros(shape=_shape_tuple(shape), ctx=_ctx_or_default(ctx),
                             dtype=np.dtype(dtype or np.float32).name, **kwargs)
 
