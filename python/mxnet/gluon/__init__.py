@@ -1,6 +1,7 @@
 """Gluon: MXNet's imperative interface for building and training networks."""
 from .parameter import *  # noqa: F401,F403
 from .block import *  # noqa: F401,F403
+from .trainer import *  # noqa: F401,F403
 from . import utils  # noqa: F401
 from . import data  # noqa: F401
 from . import contrib  # noqa: F401
