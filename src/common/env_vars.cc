@@ -21,6 +21,10 @@ const std::vector<VarInfo>& AllVars() {
        "operation is itself parallelized with OpenMP; set OMP_NUM_THREADS for that."},
       {"MXNET_CPU_PRIORITY_NTHREADS", "int", "4", "",
        "Worker threads for CPU operations pushed as prioritized (FnProperty::kCPUPrioritized)."},
+      {"MXNET_MP_WORKER_NTHREADS", "int", "1", "",
+       "Engine worker threads per CPU pool in a forked child process (DataLoader workers, "
+       "multiprocessing): after fork() the child restarts its engine with this many threads "
+       "and one OpenMP thread, so several workers do not each claim every core."},
       {"MXNET_GPU_WORKER_NTHREADS", "int", "2", "",
        "Worker threads (and CUDA streams) per GPU for computation."},
       {"MXNET_GPU_COPY_NTHREADS", "int", "2", "",
@@ -149,6 +153,10 @@ const std::vector<VarInfo>& AllVars() {
        "fused multi-weight operator call when an Updater or Trainer hands them several; LAMB "
        "reads it too, with default 45 and at most 45. 0 updates weights one at a time. Read "
        "when the optimizer is created."},
+      {"MXNET_UPDATE_ON_KVSTORE", "bool", "1", "",
+       "gluon.Trainer's default for update_on_kvstore when its parameters live on several "
+       "contexts: 1 runs the optimizer once on the combined gradient (in the KVStore), 0 "
+       "updates each context's copy. Read when the Trainer first steps."},
       {"MXNET_ENABLE_CYTHON", "bool", "1", "",
        "MXNet 1.9 chose between its Cython and ctypes bindings with this. This package has one "
        "binding, the compiled pybind11 extension mxnet._ffi, which is always used; the ctypes "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/env.h"
+#include "mxnet/libinfo.h"
 #include "engine/threaded_engine.h"
 
 namespace mxnet {
@@ -34,10 +35,25 @@ void PrepareFork() {
   LockPoolsForFork();
 }
 
-void AfterFork() {
+void AfterForkInParent() {
   UnlockPoolsAfterFork();
   ForkRegistry& r = Registry();
   for (ThreadedEngine* e : r.engines) e->Start();
+  r.mu.unlock();
+}
+
+// A forked child is usually one of several workers (a DataLoader's): as in MXNet, it gets
+// MXNET_MP_WORKER_NTHREADS engine threads and one OpenMP thread, so N workers do not each
+// claim every core.
+void AfterForkInChild() {
+  UnlockPoolsAfterFork();
+  const int nthreads = static_cast<int>(std::max<int64_t>(1, env::GetInt("MXNET_MP_WORKER_NTHREADS")));
+  SetNumOMPThreads(1);
+  ForkRegistry& r = Registry();
+  for (ThreadedEngine* e : r.engines) {
+    e->UseCpuWorkerThreads(nthreads);
+    e->Start();
+  }
   r.mu.unlock();
 }
 
@@ -53,7 +69,7 @@ struct ShutdownAtExit {
 
 void RegisterForFork(ThreadedEngine* engine) {
   static std::once_flag once;
-  std::call_once(once, [] { pthread_atfork(PrepareFork, AfterFork, AfterFork); });
+  std::call_once(once, [] { pthread_atfork(PrepareFork, AfterForkInParent, AfterForkInChild); });
   ForkRegistry& r = Registry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.engines.push_back(engine);

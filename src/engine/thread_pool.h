@@ -2,6 +2,7 @@
 #ifndef MXNET_ENGINE_THREAD_POOL_H_
 #define MXNET_ENGINE_THREAD_POOL_H_
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -48,12 +49,14 @@ class WorkerPool {
   /*! \brief Let the threads empty the queue, then join them. Pushes keep queuing. */
   void Stop();
   int nthreads() const { return nthreads_; }
+  /*! \brief How many threads the next Start() creates (a forked child uses fewer). */
+  void set_nthreads(int n) { nthreads_ = std::max(1, n); }
 
  private:
   void Run();
 
   ThreadedEngine* engine_;
-  const int nthreads_;
+  int nthreads_;
   std::mutex mu_;
   std::condition_variable cv_;
   OprQueue queue_;

@@ -137,6 +137,8 @@ class ThreadedEngine : public Engine {
   void NotifyShutdown() override;
   void Stop() override;
   void Start() override;
+  /*! \brief While stopped (a forked child, before Start): CPU worker threads per pool. */
+  virtual void UseCpuWorkerThreads(int) {}
   VarHandle NewVariable() override;
   VarHandle NewResourceVariable() override;
   OprHandle NewOperator(AsyncFn fn, const std::vector<VarHandle>& const_vars,

@@ -76,6 +76,12 @@ class ThreadedEnginePerDevice final : public ThreadedEngine {
   void StopWorkers() override {
     for (WorkerPool* p : AllPools()) p->Stop();
   }
+  void UseCpuWorkerThreads(int n) override {
+    cpu_worker_nthreads_ = n;
+    for (PoolSlot& slot : cpu_pools_) {
+      if (WorkerPool* pool = slot.load(std::memory_order_acquire)) pool->set_nthreads(n);
+    }
+  }
 
  private:
   using PoolSlot = std::atomic<WorkerPool*>;
@@ -101,7 +107,7 @@ class ThreadedEnginePerDevice final : public ThreadedEngine {
     return all;
   }
 
-  const int cpu_worker_nthreads_;
+  int cpu_worker_nthreads_;
   const int cpu_priority_nthreads_;
   std::array<PoolSlot, kMaxDevices> cpu_pools_{};
   PoolSlot cpu_priority_pool_{nullptr};

@@ -36,6 +36,7 @@ class ThreadedEnginePooled final : public ThreadedEngine {
   }
   void StartWorkers() override { pool_.Start(); }
   void StopWorkers() override { pool_.Stop(); }
+  void UseCpuWorkerThreads(int n) override { pool_.set_nthreads(std::max(2, n)); }
 
  private:
   WorkerPool pool_;
