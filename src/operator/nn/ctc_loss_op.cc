@@ -369,7 +369,6 @@ information on the definition and the algorithm.
                   "use_label_lengths is true.")
     .add_arguments(CTCLossParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames", InputNamesOf)
-    .set_attr<FListOutputNames>("FListOutputNames", InputNames({"output", "grad"}))
     .set_attr<FInferShape>("FInferShape", CTCShape)
     .set_attr<FInferType>("FInferType", CTCType)
     .set_attr<FCompute>("FCompute<cpu>", CTCForward)
