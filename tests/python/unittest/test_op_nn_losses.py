@@ -511,3 +511,17 @@ def test_sparse_update_names_compute_the_dense_update(name, inputs, kw):
     dense = getattr(nd, name)(*[nd.array(a) for a in arrays], **kw)
     sparse = getattr(nd._internal, '_sparse_' + name)(*[nd.array(a) for a in arrays], **kw)
     np.testing.assert_array_equal(sparse.asnumpy(), dense.asnumpy())
+
+
+@pytest.mark.parametrize('name', sorted(BN_OPS))
+def test_batch_norm_variants_take_float16_data_with_float32_statistics(name):
+    op, extra = BN_OPS[name]
+    rng = np.random.RandomState(9)
+    x = rng.randn(6, 3, 2)
+    c, z = nd.ones(3), nd.zeros(3)
+    y16, m16, v16 = op(nd.array(x, dtype='float16'), c, z, z.copy(), c.copy(),
+                       output_mean_var=True, **extra)
+    y32, m32, v32 = op(nd.array(x), c, z, z.copy(), c.copy(), output_mean_var=True, **extra)
+    assert y16.dtype == np.float16 and m16.dtype == np.float32 and v16.dtype == np.float32
+    np.testing.assert_allclose(y16.asnumpy(), y32.asnumpy(), rtol=1e-2, atol=1e-2)
+    np.testing.assert_allclose(v16.asnumpy(), v32.asnumpy(), rtol=1e-2)
