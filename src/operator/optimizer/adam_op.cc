@@ -425,7 +425,8 @@ const bool kRegistered [[maybe_unused]] = [] {
                              "    weight = weight - lr * mean / (sqrt(var) + epsilon)\n\n"
                              "mean and var are updated in place.",
                              {"weight", "grad", "mean", "var"}, {2, 3}, nullptr, nullptr,
-                             UpdateCompute<AdamParam, AdamKernel>});
+                             UpdateCompute<AdamParam, AdamKernel>})
+      .add_alias("_sparse_adam_update");
   RegisterUpdate<AdamWParam>({"_adamw_update", kAdamWDoc,
                               {"weight", "grad", "mean", "var", "rescale_grad"}, {2, 3},
                               SharedShapeOfFirst(4), SharedTypeOfFirst(4),

@@ -273,7 +273,8 @@ const bool kRegistered [[maybe_unused]] = [] {
        "    weight = (sign(z) * lamda1 - z) / ((beta + sqrt(n)) / lr + wd) * (abs(z) > lamda1)"
        "\n\nz and n are updated in place.",
        {"weight", "grad", "z", "n"}, {2, 3}, nullptr, nullptr,
-       UpdateCompute<FtrlParam, FtrlKernel>});
+       UpdateCompute<FtrlParam, FtrlKernel>})
+      .add_alias("_sparse_ftrl_update");
   RegisterUpdate<FTMLParam>(
       {"ftml_update",
        "Update function for Follow the Moving Leader (FTML):\n\n"

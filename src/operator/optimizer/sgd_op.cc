@@ -245,14 +245,16 @@ const bool kRegistered [[maybe_unused]] = [] {
                             "with the rescaled gradient clipped to [-clip_gradient, "
                             "clip_gradient] when clip_gradient >= 0.",
                             {"weight", "grad"}, {}, nullptr, nullptr,
-                            UpdateCompute<SGDParam, SgdKernel>});
+                            UpdateCompute<SGDParam, SgdKernel>})
+      .add_alias("_sparse_sgd_update");
   RegisterUpdate<SGDMomParam>({"sgd_mom_update",
                                "Momentum update for Stochastic Gradient Descent (SGD):\n\n"
                                "    mom = momentum * mom - lr * (rescale_grad * grad + wd * "
                                "weight)\n    weight = weight + mom\n\n"
                                "mom is updated in place.",
                                {"weight", "grad", "mom"}, {2}, nullptr, nullptr,
-                               UpdateCompute<SGDMomParam, SgdMomKernel<SGDMomParam>>});
+                               UpdateCompute<SGDMomParam, SgdMomKernel<SGDMomParam>>})
+      .add_alias("_sparse_sgd_mom_update");
   RegisterUpdate<SGDParam>({"mp_sgd_update",
                             "Updater function for multi-precision SGD: as sgd_update, "
                             "computed in float32 on weight32 (updated in place); weight gets "

@@ -216,11 +216,16 @@ const bool reg_unary_BlockGrad_ [[maybe_unused]] =
                    "Stops gradient computation: the output equals the input, and no gradient "
                    "flows back to the input (its gradient is zero).",
                    UnaryCompute<unary_op::identity, true>, true, nullptr)
-         .add_alias("stop_gradient"),
+         .add_alias("stop_gradient")
+         .add_alias("_sparse_stop_gradient"),
      true);
-MXNET_UNARY_ANY_(make_loss, identity, GradOnes,
-                 "Marks the input as a loss: the output equals the input, and its gradient "
-                 "is one for every element, whatever the head gradient.");
+const bool reg_unary_make_loss_ [[maybe_unused]] =
+    (RegisterUnary("make_loss",
+                   "Marks the input as a loss: the output equals the input, and its gradient "
+                   "is one for every element, whatever the head gradient.",
+                   UnaryCompute<unary_op::identity, true>, true, GradOnes)
+         .add_alias("_sparse_make_loss"),
+     true);
 MXNET_UNARY_ANY_(logical_not, logical_not, nullptr,
                  "Returns the result of logical NOT (!) on the input, element-wise: 1 where "
                  "the input is zero, 0 elsewhere, in the input's dtype.");
