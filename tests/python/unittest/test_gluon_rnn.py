@@ -505,16 +505,40 @@ def test_fused_layer_matches_mxnet191(name):
     np.testing.assert_allclose(alone.asnumpy(), arrays['out_no_state'], rtol=1e-5, atol=1e-6)
 
 
-@needs_rnn_op
-def test_fused_layer_with_sequence_length_matches_mxnet191():
+def sequence_length_layer():
     arrays = case('gru_sequence_length')
     layer = rnn.GRU(4, bidirectional=True, input_size=3, use_sequence_length=True)
     layer.initialize()
     load_case_params(layer, arrays)
-    outputs, states = layer(mx.nd.array(arrays['x']), layer.begin_state(2),
-                            mx.nd.array(arrays['lengths']))
+    return layer, arrays
+
+
+def test_mxnet191_cpu_fused_op_ignored_sequence_length():
+    # MXNet 1.9.1's CPU RNN op accepted use_sequence_length but ran every sample over all
+    # steps: its output equals the plain bidirectional run of the unfused cells
+    layer, arrays = sequence_length_layer()
+    outputs, _ = layer._unfuse().unroll(4, mx.nd.array(arrays['x']), layout='TNC',
+                                        merge_outputs=True)
     np.testing.assert_allclose(outputs.asnumpy(), arrays['out'], rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(states[0].asnumpy(), arrays['state0'], rtol=1e-5, atol=1e-6)
+
+
+@needs_rnn_op
+def test_fused_layer_with_sequence_length_equals_cells_with_valid_length():
+    # the semantics of cuDNN (and of this op): each sample runs over its own length, the
+    # reverse direction starting from its last valid step
+    layer, arrays = sequence_length_layer()
+    lengths = arrays['lengths']
+    outputs, states = layer(mx.nd.array(arrays['x']), layer.begin_state(2),
+                            mx.nd.array(lengths))
+    expected, expected_states = layer._unfuse().unroll(
+        4, mx.nd.array(arrays['x']), layout='TNC', merge_outputs=True,
+        valid_length=mx.nd.array(lengths))
+    for sample, length in enumerate(lengths.astype(int)):
+        np.testing.assert_allclose(outputs[:length, sample].asnumpy(),
+                                   expected[:length, sample].asnumpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(states[0].asnumpy(),
+                               np.stack([s.asnumpy() for s in expected_states]),
+                               rtol=1e-5, atol=1e-6)
 
 
 @needs_rnn_op
