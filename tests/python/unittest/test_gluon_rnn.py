@@ -303,6 +303,27 @@ def test_gradients_flow_through_unroll():
     np.testing.assert_allclose(x.grad[0, 1, 0].asscalar(), numeric, rtol=1e-2)
 
 
+def test_rnn_cell_activation_by_act_type_or_callable():
+    x = mx.nd.array([[0.5, -1.0]])
+    expected_pre = np.array([[0.5 * 0.2 - 1.0 * 0.2 + 0.1]] * 3).T  # i2h only: h0 is zero
+    for activation, apply in [('softrelu', lambda v: np.log1p(np.exp(v))),
+                              (lambda v, **kwargs: mx.nd.sigmoid(v), sigmoid)]:
+        cell = rnn.RNNCell(3, activation=activation, input_size=2,
+                           i2h_bias_initializer=mx.init.Constant(0.1))
+        cell.initialize(mx.init.Constant(0.2))
+        out, states = cell(x, cell.begin_state(1))
+        np.testing.assert_allclose(out.asnumpy(), apply(expected_pre).reshape(1, 3),
+                                   rtol=1e-6)
+        assert states[0] is out
+
+
+def test_hybridized_cells_unroll_the_same():
+    cell, arrays = lstm_with_fixture_weights()
+    cell.hybridize()
+    outputs, _ = cell.unroll(3, mx.nd.array(arrays['x']), merge_outputs=True)
+    np.testing.assert_allclose(outputs.asnumpy(), arrays['out'], rtol=1e-5, atol=1e-6)
+
+
 def test_cell_names_prefixes_and_reprs_as_mxnet191():
     lstm = rnn.LSTMCell(4, prefix='lstm0_')
     assert list(lstm.collect_params().keys()) == [
