@@ -1,0 +1,3 @@
+"""Recurrent cells and fused recurrent layers."""
+from .rnn_cell import *  # noqa: F401,F403
+from .rnn_layer import *  # noqa: F401,F403
