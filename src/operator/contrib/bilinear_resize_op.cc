@@ -133,21 +133,25 @@ bool BilinearResizeShape(const NodeAttrs& attrs, std::vector<TShape>* in,
 }
 
 // Output index o of n_out reads input taps i0 and i0 + step (step 0 at the last input
-// pixel) with weights w0 and 1 - w0.
+// pixel) with weights 1 - frac and frac. As MXNet 1.9.1 the scale is a float (0 for a single
+// output pixel, which then reads pixel 0) and the source position is a float rounded once
+// from the exact scale * (o + 0.5) - 0.5 (a fused multiply-add there).
 struct Tap {
   index_t i0, step;
-  double w0;
+  float frac;
 };
 
 Tap TapOf(index_t o, index_t n_in, index_t n_out, bool align_corners) {
-  double src;
-  if (align_corners) {
-    src = n_out > 1 ? static_cast<double>(n_in - 1) / (n_out - 1) * o : 0.0;
-  } else {
-    src = std::max(static_cast<double>(n_in) / n_out * (o + 0.5) - 0.5, 0.0);
+  float scale = 0.0f;
+  if (n_out > 1) {
+    scale = align_corners ? static_cast<float>(n_in - 1) / (n_out - 1)
+                          : static_cast<float>(n_in) / n_out;
   }
+  const double shift = align_corners ? 0.0 : 0.5;
+  const float src =
+      std::max(static_cast<float>(static_cast<double>(scale) * (o + shift) - shift), 0.0f);
   const index_t i0 = static_cast<index_t>(src);
-  return {i0, i0 < n_in - 1 ? 1 : 0, 1.0 - (src - i0)};
+  return {i0, i0 < n_in - 1 ? 1 : 0, src - i0};
 }
 
 std::vector<Tap> TapsOf(index_t n_in, index_t n_out, bool align_corners) {
@@ -166,12 +170,12 @@ void ResizeForward(bool align, const TBlob& data, const TBlob& out, OpReqType re
     const DType* x = data.dptr<DType>() + pl * H * W;
     DType* y = out.dptr<DType>() + pl * oh * ow;
     for (index_t i = 0; i < oh; ++i) {
-      const C wy = C(ty[i].w0);
+      const C wy = C(1) - C(ty[i].frac);
       const DType* r0 = x + ty[i].i0 * W;
       const DType* r1 = r0 + ty[i].step * W;
       for (index_t j = 0; j < ow; ++j) {
         const index_t a = tx[j].i0, b = a + tx[j].step;
-        const C wx = C(tx[j].w0);
+        const C wx = C(1) - C(tx[j].frac);
         const C v = wy * (wx * C(r0[a]) + (C(1) - wx) * C(r0[b])) +
                     (C(1) - wy) * (wx * C(r1[a]) + (C(1) - wx) * C(r1[b]));
         Assign(y + i * ow + j, req, DType(v));
@@ -192,11 +196,11 @@ void ResizeBackward(bool align, const TBlob& ograd, const TBlob& dx, OpReqType r
     DType* g = dx.dptr<DType>() + pl * H * W;
     auto add = [g](index_t k, C v) { g[k] = DType(C(g[k]) + v); };
     for (index_t i = 0; i < oh; ++i) {
-      const C wy = C(ty[i].w0);
+      const C wy = C(1) - C(ty[i].frac);
       const index_t r0 = ty[i].i0 * W, r1 = r0 + ty[i].step * W;
       for (index_t j = 0; j < ow; ++j) {
         const index_t a = tx[j].i0, b = a + tx[j].step;
-        const C wx = C(tx[j].w0), d = C(dy[i * ow + j]);
+        const C wx = C(1) - C(tx[j].frac), d = C(dy[i * ow + j]);
         add(r0 + a, d * wy * wx);
         add(r0 + b, d * wy * (C(1) - wx));
         add(r1 + a, d * (C(1) - wy) * wx);

@@ -99,17 +99,29 @@ struct RoiSamples {
   std::vector<Sample> samples;
 };
 
+// An ROI's corner and size on the feature map (before the 1x1 floor of unaligned ROIs).
+struct RoiBox {
+  double x1, y1, w, h;
+};
+
+template <typename DType>
+RoiBox BoxOf(const ROIAlignParam& p, const DType* roi) {
+  const double offset = p.aligned ? 0.5 : 0.0, s = p.spatial_scale;
+  const double x1 = static_cast<double>(roi[1]) * s - offset;
+  const double y1 = static_cast<double>(roi[2]) * s - offset;
+  return {x1, y1, static_cast<double>(roi[3]) * s - offset - x1,
+          static_cast<double>(roi[4]) * s - offset - y1};
+}
+
 template <typename DType>
 RoiSamples SamplesOf(const ROIAlignParam& p, const DType* roi, index_t H, index_t W) {
   RoiSamples rs;
   rs.batch = static_cast<index_t>(static_cast<float>(roi[0]));
   if (rs.batch < 0) return rs;
   const index_t PH = p.pooled_size[0], PW = p.pooled_size[1];
-  const double offset = p.aligned ? 0.5 : 0.0, s = p.spatial_scale;
-  const double x1 = static_cast<double>(roi[1]) * s - offset;
-  const double y1 = static_cast<double>(roi[2]) * s - offset;
-  double rw = static_cast<double>(roi[3]) * s - offset - x1;
-  double rh = static_cast<double>(roi[4]) * s - offset - y1;
+  const RoiBox box = BoxOf(p, roi);
+  const double x1 = box.x1, y1 = box.y1;
+  double rw = box.w, rh = box.h;
   if (!p.aligned) {
     rw = std::max(rw, 1.0);
     rh = std::max(rh, 1.0);
@@ -140,13 +152,20 @@ inline index_t InputChannel(const ROIAlignParam& p, index_t c, index_t b) {
   return p.position_sensitive ? c * p.pooled_size[0] * p.pooled_size[1] + b : c;
 }
 
+// Checked before the (possibly parallel) loops: batch indices in range and, when aligned,
+// ROIs of positive size (as MXNet 1.9.1 requires).
 template <typename DType>
-void CheckBatchIndices(const TBlob& rois, index_t batch) {
+void CheckRois(const ROIAlignParam& p, const TBlob& rois, index_t batch) {
   const DType* r = rois.dptr<DType>();
   for (index_t n = 0; n < rois.shape_[0]; ++n) {
     const index_t bi = static_cast<index_t>(static_cast<float>(r[n * 5]));
     CHECK(bi < batch) << "Operator _contrib_ROIAlign: roi " << n << " has batch_index " << bi
                       << ", expected below " << batch << " (negative ones are skipped)";
+    if (bi < 0 || !p.aligned) continue;
+    const RoiBox box = BoxOf(p, r + n * 5);
+    CHECK(box.w > 0 && box.h > 0) << "Operator _contrib_ROIAlign: with aligned=True roi " << n
+                                  << " needs a positive width and height on the feature map, "
+                                  << "given " << box.w << " x " << box.h;
   }
 }
 
@@ -156,7 +175,7 @@ void AlignForward(const ROIAlignParam& p, const TBlob& data, const TBlob& rois, 
   using C = FloatComputeOf<DType>;
   const index_t Cin = data.shape_[1], H = data.shape_[2], W = data.shape_[3];
   const index_t R = out.shape_[0], Cout = out.shape_[1], bins = out.shape_[2] * out.shape_[3];
-  CheckBatchIndices<DType>(rois, data.shape_[0]);
+  CheckRois<DType>(p, rois, data.shape_[0]);
   LoopMaybeParallel(R * Cout * bins >= ParallelGrain() / 16, R, [&](index_t n) {
     const RoiSamples rs = SamplesOf(p, rois.dptr<DType>() + n * 5, H, W);
     for (index_t c = 0; c < Cout; ++c) {
@@ -183,7 +202,7 @@ void AlignBackward(const ROIAlignParam& p, const TBlob& ograd, const TBlob& rois
   const index_t Cin = dx.shape_[1], H = dx.shape_[2], W = dx.shape_[3];
   const index_t R = ograd.shape_[0], Cout = ograd.shape_[1];
   const index_t bins = ograd.shape_[2] * ograd.shape_[3];
-  CheckBatchIndices<DType>(rois, dx.shape_[0]);
+  CheckRois<DType>(p, rois, dx.shape_[0]);
   ZeroGradient(dx, req);
   // ROIs overlap: one at a time; within one, output channels write distinct input planes.
   for (index_t n = 0; n < R; ++n) {

@@ -130,13 +130,15 @@ def np_adaptive_avg_pool(x, oh, ow):
 
 
 def _resize_taps(n_in, n_out, align):
-    if align:
-        src = np.arange(n_out) * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
-    else:
-        src = np.maximum((np.arange(n_out) + 0.5) * n_in / n_out - 0.5, 0)
-    lo = np.floor(src).astype(int)
+    # Source positions as MXNet 1.9.1 computes them: a float32 scale (0 for one output pixel,
+    # which reads pixel 0) and scale * (o + shift) - shift rounded once to float32.
+    f = np.float32
+    scale = f(0) if n_out == 1 else f(n_in - 1) / f(n_out - 1) if align else f(n_in) / f(n_out)
+    shift = 0.0 if align else 0.5
+    src = np.maximum((float(scale) * (np.arange(n_out) + shift) - shift).astype(f), f(0))
+    lo = src.astype(int)
     hi = np.minimum(lo + 1, n_in - 1)
-    return lo, hi, src - lo
+    return lo, hi, (src - lo.astype(f)).astype(np.float64)
 
 
 def np_bilinear_resize(x, oh, ow, align):
@@ -581,6 +583,9 @@ BAD_CALLS = [
     ("roi batch", lambda: nd.contrib.ROIAlign(X4, nd.array([[5, 0, 0, 2, 2]]),
                                               pooled_size=(2, 2), spatial_scale=1.0),
      "batch_index"),
+    ("aligned empty roi", lambda: nd.contrib.ROIAlign(X4, nd.array([[0, 2, 1, 2, 3]]),
+                                                      pooled_size=(2, 2), spatial_scale=1.0,
+                                                      aligned=True), "positive width"),
     ("roi spatial_scale", lambda: nd.contrib.ROIAlign(X4, nd.ones((2, 5)), pooled_size=(2, 2)),
      "spatial_scale"),
     ("integer data", lambda: nd.im2col(nd.ones((1, 1, 3, 3), dtype="int32"), kernel=(2, 2)),
