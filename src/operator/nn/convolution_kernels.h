@@ -21,6 +21,17 @@ void ConvForwardPlain(const ConvGeometry& g, const OpContext& ctx, const TBlob& 
 void ConvBackwardPlain(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
                        const TBlob& data, const TBlob& weight, const ConvGrads& grads);
 
+/*!
+ * \brief One sample's channels (g.GroupInChannels() of them) unfolded into columns: row
+ *  (c, kernel offset), column the output position; taps in the padding read 0. Col2ImAdd is
+ *  its adjoint, adding each column entry back into data. Instantiated for float, double and
+ *  half_t in convolution_plain.cc; also the kernels of the im2col and col2im operators.
+ */
+template <typename DType>
+void Im2Col(const ConvGeometry& g, const DType* data, DType* col);
+template <typename DType>
+void Col2ImAdd(const ConvGeometry& g, const DType* col, DType* data);
+
 /*! \brief True when oneDNN is built in, enabled (MXNET_ONEDNN_ENABLED) and takes this call. */
 bool ConvUsesOneDNN(const ConvGeometry& g, int dtype);
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,

@@ -8,9 +8,10 @@
 
 namespace mxnet {
 namespace op {
-namespace {
 
 using linalg::Mat;
+
+namespace {
 
 /*! \brief Pieces carved from one temp-space block (64-byte aligned each). */
 class Scratch {
@@ -30,6 +31,8 @@ class Scratch {
  private:
   char* next_;
 };
+
+}  // namespace
 
 // Rows of col are (channel, kernel offset) pairs, columns the output positions:
 // col[((c * kd + a) * kh + b) * kw + e][(z * oh + y) * ow + x] = data[c][z*sd - pd + a*dd][...].
@@ -94,6 +97,15 @@ void Col2ImAdd(const ConvGeometry& g, const DType* col, DType* data) {
     }
   });
 }
+
+template void Im2Col<float>(const ConvGeometry&, const float*, float*);
+template void Im2Col<double>(const ConvGeometry&, const double*, double*);
+template void Im2Col<half_t>(const ConvGeometry&, const half_t*, half_t*);
+template void Col2ImAdd<float>(const ConvGeometry&, const float*, float*);
+template void Col2ImAdd<double>(const ConvGeometry&, const double*, double*);
+template void Col2ImAdd<half_t>(const ConvGeometry&, const half_t*, half_t*);
+
+namespace {
 
 // ---- the channel-first core in float or double ----
 
