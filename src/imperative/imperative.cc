@@ -497,16 +497,9 @@ std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(
   auto attrs = std::make_shared<nnvm::NodeAttrs>();
   attrs->op = op;
   attrs->dict = std::move(kwargs);
-  if (op->attr_parser) {
-    op->attr_parser(attrs.get());
-  } else {
-    for (const auto& kv : attrs->dict) {
-      // Keys like __profiler_scope__ are annotations, not arguments.
-      if (kv.first.rfind("__", 0) == 0) continue;
-      LOG(FATAL) << "Operator " << op->name << " takes no arguments, given " << kv.first << "='"
-                 << kv.second << "'";
-    }
-  }
+  // An op without arguments ignores keyword arguments, as in MXNet 1.9 (scripts and its own
+  // tests pass e.g. axis= to broadcast_maximum); ops with a parameter struct reject unknown ones.
+  if (op->attr_parser) op->attr_parser(attrs.get());
   return attrs;
 }
 
