@@ -31,10 +31,11 @@ from . import optimizer
 from . import lr_scheduler
 from . import io
 from . import gluon
+from . import contrib
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
            "optimizer", "lr_scheduler", "random", "rnd", "runtime", "engine", "util",
            "test_utils", "profiler", "operator", "current_context", "num_gpus", "name",
            "attribute", "AttrScope", "symbol", "sym", "is_np_shape", "set_np_shape", "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
-           "registry", "initializer", "init", "metric"]
+           "registry", "initializer", "init", "metric", "contrib"]
