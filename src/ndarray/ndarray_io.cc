@@ -118,7 +118,8 @@ NDArray ReadArray(Reader* r, int np_shape) {
   } else {
     // V0: the word just read is ndim and the dims are uint32.
     CHECK_LE(magic, static_cast<uint32_t>(TShape::kMaxNDim))
-        << "Invalid NDArray file format: unknown array header 0x" << std::hex << magic;
+        << "Invalid NDArray file format: unknown array header 0x" << std::hex << magic
+        << std::dec;  // the fatal-log stream is reused per thread: restore decimal
     shape = TShape(static_cast<int>(magic), 0);
     for (uint32_t i = 0; i < magic; ++i) shape[i] = r->Get<uint32_t>("the array shape");
   }
@@ -186,7 +187,7 @@ void LoadNDArrayBuffer(const char* data, size_t size, std::vector<NDArray>* arra
   Reader r(data, size);
   uint64_t magic = r.Get<uint64_t>("the file header");
   CHECK_EQ(magic, kListMagic) << "Invalid NDArray file format: bad magic number 0x" << std::hex
-                              << magic << " (not an MXNet .params/.nd file)";
+                              << magic << std::dec << " (not an MXNet .params/.nd file)";
   r.Get<uint64_t>("the file header");
   uint64_t n = r.Get<uint64_t>("the array count");
   // Each record takes at least 8 bytes, which bounds a corrupt count before allocating.
