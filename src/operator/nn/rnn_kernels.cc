@@ -424,9 +424,15 @@ void DirBackward(const DirGeometry& g, const Weights<const DType>& w, const Step
     Gemm<DType>(opt, true, false, DType(1), In<DType>(dr, TN, P),
                         In<DType>(buf.hraw, TN, H), beta, Out(gw.wr, P, H));
   }
-  // LSTM and vanilla RNN add both biases to the same pre-activations: equal gradients.
   ColumnSums(dgx, TN, GH, gw.bx, grad_add);
-  ColumnSums(dgh, TN, GH, gw.bh, grad_add);
+  if (gru) {
+    ColumnSums(dgh, TN, GH, gw.bh, grad_add);
+  } else if (!grad_add) {
+    // LSTM and vanilla RNN add both biases to the same pre-activations: equal gradients.
+    CopyRow(gw.bh, static_cast<const DType*>(gw.bx), GH);
+  } else {
+    ColumnSums(dgh, TN, GH, gw.bh, true);
+  }
   if (dx != nullptr) {
     Gemm<DType>(opt, false, false, DType(1), In<DType>(dgx, TN, GH), In<DType>(w.wx, GH, in),
                         DType(dx_add ? 1 : 0), Out(dx, TN, in));
