@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """Writes tests/python/unittest/fixtures/rnn_*.npz: small mx.nd.RNN cases (inputs, outputs and
-gradients under random head gradients, forward only with projection) computed by MXNet 1.9.1 on the CPU.
+gradients under random head gradients; forward only with projection, which 1.9.1 cannot train
+on the CPU) computed by MXNet 1.9.1 on the CPU.
 
     /root/mxnet191-venv/bin/python tools/make_rnn_fixtures.py
 """

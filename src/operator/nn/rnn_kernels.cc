@@ -298,7 +298,7 @@ MXNET_RNN_INLINE void LstmRowBackward(index_t H, const StepOptions& opt, const D
  *  the part of the previous state's gradient that bypasses the h2h weights. */
 template <typename DType>
 MXNET_RNN_INLINE void StepBackwardT(const RNNDims& d, const StepOptions& opt, index_t t,
-                                    index_t prev, index_t next, const DirBuffers<DType>& buf,
+                                    index_t prev, index_t next, const DirBuffers<const DType>& buf,
                                     const DType* dh, const DType* dhr, DType* dc, DType* dgx,
                                     DType* dgh, DType* dh2) {
   const index_t N = d.N, H = d.H, P = d.P, GH = d.GH();
@@ -354,7 +354,7 @@ MXNET_RNN_INLINE void StepBackwardT(const RNNDims& d, const StepOptions& opt, in
 
 #define MXNET_RNN_BACKWARD_STEP(DType, ATTR)                                                  \
   ATTR void StepBackward(const RNNDims& d, const StepOptions& opt, index_t t, index_t prev,   \
-                         index_t next, const DirBuffers<DType>& buf, const DType* dh,         \
+                         index_t next, const DirBuffers<const DType>& buf, const DType* dh,   \
                          const DType* dhr, DType* dc, DType* dgx, DType* dgh, DType* dh2) {   \
     StepBackwardT<DType>(d, opt, t, prev, next, buf, dh, dhr, dc, dgx, dgh, dh2);             \
   }
@@ -365,9 +365,9 @@ MXNET_RNN_BACKWARD_STEP(double, )
 
 template <typename DType>
 void DirBackward(const DirGeometry& g, const Weights<const DType>& w, const StepOptions& opt,
-                 const DType* x, const DirBuffers<DType>& buf, const DType* dy, const DType* dhy,
-                 const DType* dcy, const Weights<DType>& gw, bool grad_add, DType* dx,
-                 bool dx_add, DType* dh0, DType* dc0, DType* scratch) {
+                 const DType* x, const DirBuffers<const DType>& buf, const DType* dy,
+                 const DType* dhy, const DType* dcy, const Weights<DType>& gw, bool grad_add,
+                 DType* dx, bool dx_add, DType* dh0, DType* dc0, DType* scratch) {
   const RNNDims& d = *g.dims;
   const index_t T = d.T, N = d.N, H = d.H, P = d.P, GH = d.GH(), TN = T * N;
   const index_t in = g.in_size;
@@ -446,13 +446,15 @@ template void DirForward<double>(const DirGeometry&, const Weights<const double>
                                  const StepOptions&, const double*, const double*, const double*,
                                  const DirBuffers<double>&, double*, double*, double*, double*);
 template void DirBackward<float>(const DirGeometry&, const Weights<const float>&,
-                                 const StepOptions&, const float*, const DirBuffers<float>&,
-                                 const float*, const float*, const float*,
+                                 const StepOptions&, const float*,
+                                 const DirBuffers<const float>&, const float*, const float*,
+                                 const float*,
                                  const Weights<float>&, bool, float*, bool, float*, float*,
                                  float*);
 template void DirBackward<double>(const DirGeometry&, const Weights<const double>&,
-                                  const StepOptions&, const double*, const DirBuffers<double>&,
-                                  const double*, const double*, const double*,
+                                  const StepOptions&, const double*,
+                                  const DirBuffers<const double>&, const double*,
+                                  const double*, const double*,
                                   const Weights<double>&, bool, double*, bool, double*, double*,
                                   double*);
 

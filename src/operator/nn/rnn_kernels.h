@@ -58,9 +58,9 @@ index_t DirBackwardScratchSize(const RNNDims& d);
  *  writes dh0 (N, P) and dc0 (N, H, LSTM). */
 template <typename DType>
 void DirBackward(const DirGeometry& g, const Weights<const DType>& w, const StepOptions& opt,
-                 const DType* x, const DirBuffers<DType>& buf, const DType* dy, const DType* dhy,
-                 const DType* dcy, const Weights<DType>& gw, bool grad_add, DType* dx,
-                 bool dx_add, DType* dh0, DType* dc0, DType* scratch);
+                 const DType* x, const DirBuffers<const DType>& buf, const DType* dy,
+                 const DType* dhy, const DType* dcy, const Weights<DType>& gw, bool grad_add,
+                 DType* dx, bool dx_add, DType* dh0, DType* dc0, DType* scratch);
 
 }  // namespace rnn
 }  // namespace op

@@ -136,8 +136,9 @@ struct RNNCall {
     const index_t wr = wh + d.GH() * d.P;
     return {w, w + wh, d.proj ? w + wr : nullptr, b, b + d.GH()};
   }
-  rnn::DirBuffers<DType> Buffers(DType* reserve, index_t l, index_t dir) const {
-    DType* b = reserve + lay.Layer(l) + dir * lay.per_dir;
+  template <typename T>
+  rnn::DirBuffers<T> Buffers(T* reserve, index_t l, index_t dir) const {
+    T* b = reserve + lay.Layer(l) + dir * lay.per_dir;
     return {b + lay.gates, b + lay.gru_hn, b + lay.states, b + lay.cells, b + lay.hraw};
   }
   rnn::DirGeometry Geometry(index_t l, index_t dir) const {
@@ -255,7 +256,6 @@ void BackwardImpl(const RNNParam& p, const OpContext& ctx, const std::vector<TBl
   DType* gparams = param_grad ? out[1].dptr<DType>() : dc0 + nh;
   if (sl.seq) c.ReadLengths(in[bs.inputs + sl.seq_len], reinterpret_cast<index_t*>(temp + total));
   const DType* reserve = in[bs.reserve].dptr<DType>();
-  DType* reserve_rw = const_cast<DType*>(reserve);  // DirBuffers is shared with forward
   const DType* dhy = sl.states_out ? in[bs.dhy].dptr<DType>() : nullptr;
   const DType* dcy = sl.states_out && sl.lstm ? in[bs.dcy].dptr<DType>() : nullptr;
   const bool grad_add = req[1] == kAddTo;
@@ -266,13 +266,16 @@ void BackwardImpl(const RNNParam& p, const OpContext& ctx, const std::vector<TBl
     const bool dx_add = l == 0 && req[0] == kAddTo;
     for (index_t dir = 0; dir < d.D; ++dir) {
       const index_t k = l * d.D + dir;
-      rnn::DirBackward<DType>(c.Geometry(l, dir), c.template WeightsAt<const DType>(c.params, l, dir),
-                              c.opt, x, c.Buffers(reserve_rw, l, dir), dy + dir * d.P,
+      const auto w = c.template WeightsAt<const DType>(c.params, l, dir);
+      rnn::DirBackward<DType>(c.Geometry(l, dir), w, c.opt, x, c.Buffers(reserve, l, dir),
+                              dy + dir * d.P,
                               dhy ? dhy + k * np : nullptr, dcy ? dcy + k * nh : nullptr,
                               c.template WeightsAt<DType>(gparams, l, dir), grad_add, dx,
                               dx_add || dir == 1, dh0, dc0, scratch);
       AssignState(dh0, np, req[2], out[2].dptr<DType>() + k * np);
-      if (sl.lstm) AssignState(dc0, nh, req[sl.state_cell], out[sl.state_cell].dptr<DType>() + k * nh);
+      if (sl.lstm) {
+        AssignState(dc0, nh, req[sl.state_cell], out[sl.state_cell].dptr<DType>() + k * nh);
+      }
     }
     if (l > 0 && p.p > 0) {
       const DType* mask = reserve + c.lay.Layer(l - 1) + c.lay.mask;
