@@ -317,3 +317,26 @@ def test_onednn_enabled_zero_runs_no_onednn_primitive(enabled):
         assert {"eltwise", "softmax_v2", "batch_normalization"} <= executed, executed
     else:
         assert not executed, executed
+
+
+# ------------------------------------------------------------------------------ FullyConnected
+@pytest.mark.parametrize("no_bias", [True, False])
+@pytest.mark.parametrize("grad_req", ["write", "add"])
+def test_fully_connected_matmul_matches_plain_and_numpy(no_bias, grad_req):
+    rng = np.random.RandomState(9)
+    x = rng.uniform(-1, 1, (7, 2, 13)).astype(np.float32)  # flattened to (7, 26)
+    w = rng.uniform(-1, 1, (9, 26)).astype(np.float32)
+    b = rng.uniform(-1, 1, 9).astype(np.float32)
+    head = rng.uniform(-1, 1, (7, 9)).astype(np.float32)
+    inputs = [x, w] if no_bias else [x, w, b]
+    dnn, plain = run_both(lambda: forward_backward(
+        lambda *a: mx.nd.FullyConnected(*a, num_hidden=9, no_bias=no_bias), inputs, head,
+        grad_req=grad_req))
+    assert_agree(dnn, plain, rtol=1e-5, atol=1e-5)
+    x2 = x.reshape(7, 26).astype(np.float64)
+    times = 2 if grad_req == "add" else 1
+    np.testing.assert_allclose(dnn[0], x2 @ w.T + (0 if no_bias else b), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(dnn[1], times * (head @ w).reshape(x.shape), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(dnn[2], times * head.T @ x2, rtol=1e-5, atol=1e-5)
+    if not no_bias:
+        np.testing.assert_allclose(dnn[3], times * head.sum(axis=0), rtol=1e-5, atol=1e-5)
