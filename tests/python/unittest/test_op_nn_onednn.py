@@ -340,3 +340,30 @@ def test_fully_connected_matmul_matches_plain_and_numpy(no_bias, grad_req):
     np.testing.assert_allclose(dnn[2], times * head.T @ x2, rtol=1e-5, atol=1e-5)
     if not no_bias:
         np.testing.assert_allclose(dnn[3], times * head.sum(axis=0), rtol=1e-5, atol=1e-5)
+
+
+# ------------------------------------------------------------------------------ Convolution
+def test_convolution_reuses_reordered_weights_only_while_they_are_unchanged():
+    rng = np.random.RandomState(10)
+    x = mx.nd.array(rng.uniform(-1, 1, (2, 16, 9, 9)))
+    w = mx.nd.array(rng.uniform(-1, 1, (32, 16, 3, 3)))
+    other = mx.nd.array(rng.uniform(-1, 1, (32, 16, 3, 3)))
+
+    def conv(weight):
+        return mx.nd.Convolution(x, weight, kernel=(3, 3), num_filter=32, no_bias=True)
+
+    def plain(weight):
+        mx.util.setenv("MXNET_ONEDNN_ENABLED", "0")
+        try:
+            return conv(weight).asnumpy()
+        finally:
+            mx.util.setenv("MXNET_ONEDNN_ENABLED", "1")
+
+    first = conv(w).asnumpy()
+    np.testing.assert_allclose(first, plain(w), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(conv(other).asnumpy(), plain(other), rtol=1e-4, atol=1e-4)
+    w[:] = w * 2 - 0.5  # the same array, changed in place
+    np.testing.assert_allclose(conv(w).asnumpy(), plain(w), rtol=1e-4, atol=1e-4)
+    w[0, 0, 0, 0] = 7.0  # one element
+    np.testing.assert_allclose(conv(w).asnumpy(), plain(w), rtol=1e-4, atol=1e-4)
+    assert not np.allclose(conv(w).asnumpy(), first)
