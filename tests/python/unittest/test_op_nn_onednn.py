@@ -367,3 +367,99 @@ def test_convolution_reuses_reordered_weights_only_while_they_are_unchanged():
     w[0, 0, 0, 0] = 7.0  # one element
     np.testing.assert_allclose(conv(w).asnumpy(), plain(w), rtol=1e-4, atol=1e-4)
     assert not np.allclose(conv(w).asnumpy(), first)
+
+
+# ------------------------------------------------------------------------------ LayerNorm
+@pytest.mark.parametrize("shape,axis", [((64, 300), -1), ((4, 5, 64), 2), ((4, 5, 64), 1)])
+@pytest.mark.parametrize("grad_req", ["write", "add"])
+def test_layernorm_onednn_matches_plain_and_numpy(shape, axis, grad_req):
+    rng = np.random.RandomState(12)
+    x = rng.uniform(-2, 3, shape).astype(np.float32)
+    n = shape[axis]
+    gamma = rng.uniform(0.5, 1.5, n).astype(np.float32)
+    beta = rng.uniform(-1, 1, n).astype(np.float32)
+    head = rng.uniform(-1, 1, shape).astype(np.float32)
+
+    def run():
+        arrs = [mx.nd.array(v) for v in (x, gamma, beta)]
+        for a in arrs:
+            a.attach_grad(grad_req=grad_req)
+        for _ in range(2 if grad_req == "add" else 1):
+            with mx.autograd.record():
+                y, mean, std = mx.nd.LayerNorm(*arrs, axis=axis, eps=1e-4, output_mean_var=True)
+            y.backward(mx.nd.array(head))
+        return [v.asnumpy() for v in [y, mean, std] + [a.grad for a in arrs]]
+    dnn, plain = run_both(run)
+    assert_agree(dnn, plain, rtol=1e-4, atol=1e-4)
+    axis = axis % x.ndim
+    xd = x.astype(np.float64)
+    mean = xd.mean(axis=axis, keepdims=True)
+    std = np.sqrt(xd.var(axis=axis, keepdims=True) + 1e-4)
+    shp = [1] * x.ndim
+    shp[axis] = n
+    xhat = (xd - mean) / std
+    np.testing.assert_allclose(dnn[0], xhat * gamma.reshape(shp) + beta.reshape(shp),
+                               rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(dnn[1], mean, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(dnn[2], std, rtol=1e-5)
+    times = 2 if grad_req == "add" else 1
+    red = tuple(i for i in range(x.ndim) if i != axis)
+    np.testing.assert_allclose(dnn[4], times * (head * xhat).sum(axis=red), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(dnn[5], times * head.sum(axis=red), rtol=1e-4, atol=1e-3)
+    g = head * gamma.reshape(shp)
+    dx = (g - g.mean(axis=axis, keepdims=True)
+          - xhat * (g * xhat).mean(axis=axis, keepdims=True)) / std
+    np.testing.assert_allclose(dnn[3], times * dx, rtol=1e-3, atol=1e-4)
+
+
+# ------------------------------------------------------------------------------ PyTorch
+# PyTorch's results (float64) for the same inputs, from fixtures/make_torch_nn_fixtures.py
+# (the test interpreter has no torch): a second reference, on both kernel paths.
+TORCH = np.load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                             "torch_nn_reference.npz"))
+
+TORCH_CASES = {
+    "conv": lambda x, w, b: mx.nd.Convolution(x, w, b, kernel=(3, 3), stride=(1, 2), pad=(1, 0),
+                                              num_filter=4),
+    "conv_group": lambda x, w: mx.nd.Convolution(x, w, kernel=(3, 3), pad=(2, 2), dilate=(2, 2),
+                                                 num_group=2, num_filter=6, no_bias=True),
+    "deconv": lambda x, w, b: mx.nd.Deconvolution(x, w, b, kernel=(3, 3), stride=(2, 2),
+                                                  pad=(1, 1), adj=(1, 1), num_filter=3,
+                                                  no_bias=False),
+    "maxpool": lambda x: mx.nd.Pooling(x, kernel=(3, 2), stride=(2, 2), pad=(1, 0),
+                                       pool_type="max"),
+    "avgpool": lambda x: mx.nd.Pooling(x, kernel=(3, 3), stride=(2, 2), pad=(1, 1),
+                                       pool_type="avg", count_include_pad=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TORCH_CASES))
+@pytest.mark.parametrize("enabled", ["1", "0"])
+def test_conv_deconv_pool_match_pytorch(name, enabled):
+    n = sum(1 for k in TORCH.files if k.startswith(name + "/in"))
+    inputs = [TORCH["%s/in%d" % (name, i)] for i in range(n)]
+    mx.util.setenv("MXNET_ONEDNN_ENABLED", enabled)
+    got = forward_backward(TORCH_CASES[name], inputs, TORCH[name + "/head"])
+    np.testing.assert_allclose(got[0], TORCH[name + "/out"], rtol=1e-4, atol=1e-5)
+    for i in range(n):
+        np.testing.assert_allclose(got[1 + i], TORCH["%s/grad%d" % (name, i)], rtol=1e-4,
+                                   atol=1e-4, err_msg="gradient %d" % i)
+
+
+@pytest.mark.parametrize("name", ["bn", "bn_last"])
+@pytest.mark.parametrize("enabled", ["1", "0"])
+def test_batchnorm_training_matches_pytorch(name, enabled):
+    x, g, b = [TORCH["%s/in%d" % (name, i)] for i in range(3)]
+    c = g.shape[0]
+    mm, mv = mx.nd.zeros(c), mx.nd.ones(c)
+    mx.util.setenv("MXNET_ONEDNN_ENABLED", enabled)
+    got = forward_backward(lambda *a: mx.nd.BatchNorm(*a, mm, mv, fix_gamma=False, eps=1e-3,
+                                                      momentum=0.9),
+                           [x, g, b], TORCH[name + "/head"])
+    np.testing.assert_allclose(got[0], TORCH[name + "/out"], rtol=1e-4, atol=1e-4)
+    for i in range(3):
+        np.testing.assert_allclose(got[1 + i], TORCH["%s/grad%d" % (name, i)], rtol=1e-4,
+                                   atol=1e-4, err_msg="gradient %d" % i)
+    # torch's momentum 0.1 is MXNet's 0.9 (torch's running_var is unbiased, MXNet's is not)
+    np.testing.assert_allclose(mm.asnumpy(), TORCH[name + "/running_mean"], rtol=1e-5,
+                               atol=1e-6)
