@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "operator/nn/float_op_helpers.h"
+#include "operator/nn/onednn/onednn_eltwise.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
 
 namespace mxnet {
@@ -43,9 +44,22 @@ const char* UnaryOpOf(ActType t) {
   return nullptr;
 }
 
+/*! \brief The oneDNN function of t; false for softsign, which oneDNN 2.6 lacks. */
+bool OneDNNFn(ActType t, EltwiseFn* f) {
+  static const EltwiseKind kinds[] = {EltwiseKind::kReLU, EltwiseKind::kSigmoid,
+                                      EltwiseKind::kTanh, EltwiseKind::kSoftReLU};
+  if (t == ActType::kSoftSign) return false;
+  f->kind = kinds[static_cast<int>(t)];
+  return true;
+}
+
 void ActivationCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const ActType t = TypeOf(attrs);
+  EltwiseFn f{EltwiseKind::kReLU};
+  if (OneDNNFn(t, &f) && EltwiseUsesOneDNN(f, in[0].type_flag_, in[0].Size(), req[0])) {
+    return EltwiseForwardOneDNN(f, in[0], out[0]);
+  }
   if (t != ActType::kSoftReLU) {  // the elementwise op's kernel, looked up once
     static const auto& kernels = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
     static const FCompute by_type[] = {
@@ -92,6 +106,13 @@ void ActivationGradCompute(const NodeAttrs& attrs, const OpContext&,
                            const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                            const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
+  EltwiseFn f{EltwiseKind::kReLU};
+  if (OneDNNFn(TypeOf(attrs), &f) &&
+      EltwiseUsesOneDNN(f, out[0].type_flag_, out[0].Size(), req[0])) {
+    // relu, sigmoid and tanh take their slope from the output in[1], softrelu from data in[2].
+    return EltwiseBackwardOneDNN(f, in[0], EltwiseGradReadsOutput(f.kind) ? in[1] : in[2],
+                                 out[0]);
+  }
   MXNET_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
     switch (TypeOf(attrs)) {
       case ActType::kReLU: GradLoop<ActType::kReLU, DType>(in, req[0], out[0]); break;

@@ -1,6 +1,7 @@
 // BatchNorm and _backward_BatchNorm: shape and type rules, the plain CPU kernels over any
 // channel axis, the moving-statistics update and the registration.
 #include "operator/nn/batch_norm_op.h"
+#include "operator/nn/onednn/onednn_batch_norm.h"
 
 #include <cmath>
 #include <string>
@@ -143,13 +144,7 @@ void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d
         });
       }
     }
-    if (batch_stats) {
-      // The batch variance comes back from the inverse std the forward saved.
-      const double var = 1.0 / (invstd * invstd) - p.eps;
-      const double mom = p.momentum;
-      moving_mean[c] = PType(static_cast<double>(moving_mean[c]) * mom + mean * (1 - mom));
-      moving_var[c] = PType(static_cast<double>(moving_var[c]) * mom + var * (1 - mom));
-    }
+    if (batch_stats) FoldBatchStats(p, mean, invstd, moving_mean + c, moving_var + c);
   });
 }
 
@@ -223,6 +218,10 @@ bool BatchNormType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int
 
 void BatchNormCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  if (BatchNormUsesOneDNN(p, in[batchnorm::kData], req[batchnorm::kOut])) {
+    return BatchNormForwardOneDNN(p, ctx.is_train, in, req, out);
+  }
   BatchNormForwardPlain(Param<BatchNormParam>(attrs), ctx.is_train, in, req, out);
 }
 
@@ -247,6 +246,10 @@ bool BatchNormBackwardType(const NodeAttrs& attrs, std::vector<int>* in, std::ve
 void BatchNormBackwardCompute(const NodeAttrs& attrs, const OpContext& ctx,
                               const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                               const std::vector<TBlob>& out) {
+  const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  if (BatchNormUsesOneDNN(p, in[batchnorm::kBwData], req[0])) {
+    return BatchNormBackwardOneDNN(p, ctx.is_train, in, req, out);
+  }
   BatchNormBackwardPlain(Param<BatchNormParam>(attrs), ctx.is_train, in, req, out);
 }
 

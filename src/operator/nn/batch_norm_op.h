@@ -64,6 +64,18 @@ struct BatchNormDims {
 /*! \brief The channel axis the argument names, in [0, ndim); errors name op and shape. */
 int BatchNormAxis(const char* op_name, const BatchNormParam& p, const TShape& data);
 
+/*! \brief The moving statistics of channel c after a training batch: moving = moving * momentum
+ *  + batch * (1 - momentum), the batch variance recovered from the inverse std the forward
+ *  saved. Every kernel updates them through this, so they agree to the bit. */
+template <typename PType>
+inline void FoldBatchStats(const BatchNormParam& p, double mean, double invstd, PType* moving_mean,
+                           PType* moving_var) {
+  const double var = 1.0 / (invstd * invstd) - p.eps;
+  const double mom = p.momentum;
+  *moving_mean = PType(static_cast<double>(*moving_mean) * mom + mean * (1 - mom));
+  *moving_var = PType(static_cast<double>(*moving_var) * mom + var * (1 - mom));
+}
+
 /*! \brief Plain CPU forward. outputs: out, the mean used and the inverse std used (batch
  *  statistics when training without use_global_stats, else the moving ones). */
 void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "operator/nn/norm_rows.h"
+#include "operator/nn/onednn/onednn_layer_norm.h"
 
 namespace mxnet {
 namespace op {
@@ -150,13 +151,17 @@ using RowsOf = NormRows (*)(const NodeAttrs&, const TShape&);
 template <RowsOf rows>
 void Forward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
              const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  NormRowsForward(rows(attrs, in[0].shape_), in, req, out);
+  const NormRows l = rows(attrs, in[0].shape_);
+  if (LayerNormUsesOneDNN(l, in[0], req[0])) return LayerNormForwardOneDNN(l, in, req, out);
+  NormRowsForward(l, in, req, out);
 }
 
 template <RowsOf rows>
 void Backward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
               const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  NormRowsBackward(rows(attrs, in[1].shape_), in, req, out);
+  const NormRows l = rows(attrs, in[1].shape_);
+  if (LayerNormUsesOneDNN(l, in[1], req[0])) return LayerNormBackwardOneDNN(l, in, req, out);
+  NormRowsBackward(l, in, req, out);
 }
 
 /*! \brief Registers the forward op (data, gamma, beta) -> (out, stat1, stat2) and its backward

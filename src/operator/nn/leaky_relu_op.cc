@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "operator/nn/float_op_helpers.h"
+#include "operator/nn/onednn/onednn_eltwise.h"
 #include "operator/random/philox.h"
 #include "operator/tensor/elemwise_unary_functors.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
@@ -184,9 +185,24 @@ void Forward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBl
   }
 }
 
+/*! \brief The oneDNN function of leaky, elu and gelu (selu, prelu, rrelu have none). */
+bool OneDNNFn(const NodeAttrs& attrs, EltwiseFn* f) {
+  const LeakyReLUParam& p = Param<LeakyReLUParam>(attrs);
+  switch (static_cast<LeakyType>(p.act_type)) {
+    case LeakyType::kLeaky: *f = {EltwiseKind::kLeaky, p.slope}; return true;
+    case LeakyType::kELU: *f = {EltwiseKind::kELU, p.slope}; return true;
+    case LeakyType::kGELU: *f = {EltwiseKind::kGELU}; return true;
+    default: return false;
+  }
+}
+
 void LeakyReLUCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (in[0].Size() == 0) return;
+  EltwiseFn f{EltwiseKind::kLeaky};
+  if (OneDNNFn(attrs, &f) && EltwiseUsesOneDNN(f, in[0].type_flag_, in[0].Size(), req[0])) {
+    return EltwiseForwardOneDNN(f, in[0], out[0]);
+  }
   MXNET_REAL_TYPE_SWITCH(in[0].type_flag_, DType, { Forward<DType>(attrs, ctx, in, req, out); });
 }
 
@@ -260,6 +276,10 @@ void Backward(const NodeAttrs& attrs, const std::vector<TBlob>& in,
 
 void LeakyReLUGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  EltwiseFn f{EltwiseKind::kLeaky};
+  if (OneDNNFn(attrs, &f) && EltwiseUsesOneDNN(f, in[0].type_flag_, in[1].Size(), req[0])) {
+    return EltwiseBackwardOneDNN(f, in[0], in[1], out[0]);  // (ograd, data) of leaky/elu/gelu
+  }
   MXNET_REAL_TYPE_SWITCH(in[0].type_flag_, DType, { Backward<DType>(attrs, in, req, out); });
 }
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "operator/nn/float_op_helpers.h"
+#include "operator/nn/onednn/onednn_softmax.h"
 #include "operator/tensor/elemwise_unary_functors.h"
 
 namespace mxnet {
@@ -224,6 +225,7 @@ __attribute__((flatten)) void Backward(const TBlob& ograd, const TBlob& out, con
 void SoftmaxForward(const TBlob& in, const TBlob& out, OpReqType req, const SoftmaxLayout& l,
                     const SoftmaxOptions& o, const TBlob* length) {
   if (req == kNullOp || in.Size() == 0) return;
+  if (SoftmaxUsesOneDNN(in, out, req, l, length)) return SoftmaxForwardOneDNN(in, out, l, o);
   MXNET_REAL_TYPE_SWITCH(in.type_flag_, IType, {
     MXNET_REAL_TYPE_SWITCH(out.type_flag_, OType,
                            { Forward<IType, OType>(in, out, req, l, o, length); });
@@ -233,6 +235,9 @@ void SoftmaxForward(const TBlob& in, const TBlob& out, OpReqType req, const Soft
 void SoftmaxBackward(const TBlob& ograd, const TBlob& out, const TBlob& igrad, OpReqType req,
                      const SoftmaxLayout& l, const SoftmaxOptions& o, const TBlob* length) {
   if (req == kNullOp || igrad.Size() == 0) return;
+  if (SoftmaxUsesOneDNN(igrad, out, req, l, length)) {
+    return SoftmaxBackwardOneDNN(ograd, out, igrad, l, o);
+  }
   MXNET_REAL_TYPE_SWITCH(out.type_flag_, OType, {
     MXNET_REAL_TYPE_SWITCH(igrad.type_flag_, IType,
                            { Backward<OType, IType>(ograd, out, igrad, req, l, o, length); });

@@ -34,6 +34,23 @@ dnnl::stream& ThreadStream() {
   return stream;
 }
 
+dnnl::memory::desc PlainF32(const dnnl::memory::dims& dims) {
+  dnnl::memory::dims strides(dims.size(), 1);
+  for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * dims[i + 1];
+  }
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+}
+
+dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data) {
+  return dnnl::memory(md, CpuEngine(), const_cast<void*>(data));
+}
+
+void RunNow(const dnnl::primitive& prim, const std::unordered_map<int, dnnl::memory>& args) {
+  prim.execute(ThreadStream(), args);
+  ThreadStream().wait();
+}
+
 Reorder::Reorder(const dnnl::memory::desc& f, const dnnl::memory::desc& t)
     : from(f), to(t), needed(f != t) {
   if (needed) prim = dnnl::reorder(dnnl::memory(f, CpuEngine()), dnnl::memory(t, CpuEngine()));

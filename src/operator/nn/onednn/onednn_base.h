@@ -27,10 +27,21 @@ bool Enabled();
  *  MXNET_ONEDNN_CACHE_NUM (old name MXNET_MKLDNN_CACHE_NUM); -1 means no bound, 0 no cache. */
 int64_t CacheCapacity();
 
+/*! \brief Whether a oneDNN kernel writing straight into the caller's array serves req; kAddTo
+ *  (and kNullOp) go elsewhere. */
+inline bool Overwrites(OpReqType req) { return req == kWriteTo || req == kWriteInplace; }
+
 #if MXNET_USE_ONEDNN
 const dnnl::engine& CpuEngine();
 /*! \brief This thread's stream on CpuEngine (engine workers run one op at a time each). */
 dnnl::stream& ThreadStream();
+
+/*! \brief A dense row-major float32 descriptor of dims. */
+dnnl::memory::desc PlainF32(const dnnl::memory::dims& dims);
+/*! \brief A float32 memory over the caller's data. */
+dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data);
+/*! \brief Run prim on this thread's stream and wait for it. */
+void RunNow(const dnnl::primitive& prim, const std::unordered_map<int, dnnl::memory>& args);
 
 /*!
  * \brief Primitives (and whatever else a kernel keeps) by key, for the calling thread: oneDNN

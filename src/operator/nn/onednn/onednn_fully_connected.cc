@@ -1,76 +1,69 @@
-// FullyConnected on oneDNN: inner-product primitives cached per thread by shape; the caller's
-// row-major matrices are reordered to the primitives' layouts in temp space and back.
+// FullyConnected on oneDNN: matmul primitives over the caller's row-major matrices, cached per
+// thread by shape and req.
 #include "operator/nn/onednn/onednn_fully_connected.h"
 
+#include <functional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "operator/nn/onednn/onednn_base.h"
+#include "operator/operator_common.h"
 
 namespace mxnet {
 namespace op {
 
-#if MXNET_USE_ONEDNN
+#if MXNET_USE_ONEDNN && DNNL_VERSION_MAJOR < 3
 namespace {
 
 using dnnl::memory;
-using onednn::Arena;
-using onednn::OutBuf;
-using onednn::Reorder;
-using Tag = memory::format_tag;
 
-struct Plain {
-  memory::desc src, weights, bias, dst;
-  explicit Plain(const FCMatrixShape& s) {
-    const auto f32 = memory::data_type::f32;
-    src = memory::desc({s.rows, s.cols}, f32, Tag::nc);
-    weights = memory::desc({s.hidden, s.cols}, f32, Tag::oi);
-    bias = memory::desc({s.hidden}, f32, Tag::x);
-    dst = memory::desc({s.rows, s.hidden}, f32, Tag::nc);
+// The three products run on oneDNN's matmul over the caller's row-major matrices, transposes
+// expressed as strides: no reorders and no temp space. For N=128, 1024 -> 1024 forward +
+// backward (one thread, loaded machine) this took 13-15 ms against 18-20 ms for the
+// inner-product primitives with their reorders and 13-17 ms for OpenBLAS sgemm.
+memory::desc Matrix(memory::dim rows, memory::dim cols, bool transposed = false) {
+  // A (rows x cols) view of a row-major array; transposed: of a (cols x rows) one.
+  return memory::desc({rows, cols}, memory::data_type::f32,
+                      transposed ? memory::dims{1, rows} : memory::dims{cols, 1});
+}
+
+/*! \brief C (=, or += with accumulate) A B [+ bias row]. */
+struct Product {
+  memory::desc a, b, c, bias;
+  dnnl::matmul prim;
+  Product(const memory::desc& a_, const memory::desc& b_, const memory::desc& c_,
+          const memory::desc& bias_, bool accumulate)
+      : a(a_), b(b_), c(c_), bias(bias_) {
+    dnnl::primitive_attr attr;
+    if (accumulate) {
+      dnnl::post_ops ops;
+      ops.append_sum(1.f);
+      attr.set_post_ops(ops);
+    }
+    prim = dnnl::matmul(dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, bias, c), attr,
+                                                     onednn::CpuEngine()));
+  }
+  void Run(const void* a_data, const void* b_data, void* c_data, const void* bias_data) const {
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, onednn::Wrap(a, a_data)},
+                                         {DNNL_ARG_WEIGHTS, onednn::Wrap(b, b_data)},
+                                         {DNNL_ARG_DST, onednn::Wrap(c, c_data)}};
+    if (bias_data != nullptr) args[DNNL_ARG_BIAS] = onednn::Wrap(bias, bias_data);
+    onednn::RunNow(prim, args);
   }
 };
 
-memory::desc Any(const memory::desc& plain) {
-  return memory::desc(plain.dims(), plain.data_type(), Tag::any);
-}
-
-using IpFwd = dnnl::inner_product_forward;
-using IpBwdData = dnnl::inner_product_backward_data;
-using IpBwdWeights = dnnl::inner_product_backward_weights;
-
-IpFwd::primitive_desc ForwardPd(const Plain& p, bool bias) {
-  const memory::desc b = bias ? p.bias : memory::desc();
-#if DNNL_VERSION_MAJOR >= 3
-  return IpFwd::primitive_desc(onednn::CpuEngine(), dnnl::prop_kind::forward_training,
-                               Any(p.src), Any(p.weights), b, Any(p.dst));
-#else
-  return IpFwd::primitive_desc(IpFwd::desc(dnnl::prop_kind::forward_training, Any(p.src),
-                                           Any(p.weights), b, Any(p.dst)),
-                               onednn::CpuEngine());
-#endif
-}
-
-struct ForwardEntry {
-  Plain p;
-  IpFwd::primitive_desc pd;
-  IpFwd prim;
-  Reorder src, weights, dst;
-};
-
-struct BackwardEntry {
-  Plain p;
-  IpBwdData::primitive_desc data_pd;
-  IpBwdData data_prim;
-  IpBwdWeights::primitive_desc weights_pd;
-  IpBwdWeights weights_prim;
-  Reorder ddst_data, weights_data, dsrc;
-  Reorder src_weights, ddst_weights, dweights;
-};
-
-std::string Key(const FCMatrixShape& s, bool bias, const char* kind) {
+std::string Key(const FCMatrixShape& s, const char* kind, bool flag, OpReqType req) {
   return std::string(kind) + " " + std::to_string(s.rows) + "x" + std::to_string(s.cols) +
-         "x" + std::to_string(s.hidden) + (bias ? " b" : "");
+         "x" + std::to_string(s.hidden) + (flag ? " b" : "") + (req == kAddTo ? " +" : "");
 }
+
+Product& Cached(const std::string& key, const std::function<Product()>& make) {
+  thread_local onednn::PrimitiveCache<Product> cache;
+  return cache.Get(key, make);
+}
+
+bool Wanted(const TBlob* b, OpReqType req) { return b != nullptr && req != kNullOp; }
 
 }  // namespace
 
@@ -78,92 +71,49 @@ bool FCUsesOneDNN(const FCMatrixShape& s, int dtype) {
   return dtype == kFloat32 && s.rows > 0 && s.cols > 0 && s.hidden > 0 && onednn::Enabled();
 }
 
-void FCForwardOneDNN(const FCMatrixShape& s, const OpContext& ctx, const TBlob& data,
+void FCForwardOneDNN(const FCMatrixShape& s, const OpContext&, const TBlob& data,
                      const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req) {
   if (req == kNullOp) return;
-  thread_local onednn::PrimitiveCache<ForwardEntry> cache;
-  ForwardEntry& e = cache.Get(Key(s, bias != nullptr, "fwd"), [&] {
-    Plain p(s);
-    auto pd = ForwardPd(p, bias != nullptr);
-    return ForwardEntry{p, pd, IpFwd(pd), Reorder(p.src, pd.src_desc()),
-                        Reorder(p.weights, pd.weights_desc()), Reorder(pd.dst_desc(), p.dst)};
+  const bool has_bias = bias != nullptr;
+  // out = data weight^T + bias
+  const Product& p = Cached(Key(s, "fwd", has_bias, req), [&] {
+    return Product(Matrix(s.rows, s.cols), Matrix(s.cols, s.hidden, true),
+                   Matrix(s.rows, s.hidden), has_bias ? Matrix(1, s.hidden) : memory::desc(),
+                   req == kAddTo);
   });
-  Arena arena(ctx, onednn::InBytes(e.src) + onednn::InBytes(e.weights) +
-                       onednn::OutBytes(e.dst, req));
-  std::unordered_map<int, memory> args;
-  args[DNNL_ARG_SRC] = onednn::In(e.src, data.dptr_, &arena);
-  args[DNNL_ARG_WEIGHTS] = onednn::In(e.weights, weight.dptr_, &arena);
-  if (bias != nullptr) args[DNNL_ARG_BIAS] = memory(e.p.bias, onednn::CpuEngine(), bias->dptr_);
-  OutBuf dst = onednn::MakeOut(e.dst, out.dptr<float>(), req, out.Size(), &arena);
-  args[DNNL_ARG_DST] = dst.inner;
-  e.prim.execute(onednn::ThreadStream(), args);
-  onednn::Finish(dst);
+  p.Run(data.dptr_, weight.dptr_, out.dptr_, has_bias ? bias->dptr_ : nullptr);
 }
 
-void FCBackwardOneDNN(const FCMatrixShape& s, const OpContext& ctx, const TBlob& ograd,
+void FCBackwardOneDNN(const FCMatrixShape& s, const OpContext&, const TBlob& ograd,
                       const TBlob& data, const TBlob& weight, const TBlob* data_grad,
                       OpReqType data_req, const TBlob* weight_grad, OpReqType weight_req,
                       const TBlob* bias_grad, OpReqType bias_req) {
-  const bool bias = bias_grad != nullptr;
-  thread_local onednn::PrimitiveCache<BackwardEntry> cache;
-  BackwardEntry& e = cache.Get(Key(s, bias, "bwd"), [&] {
-    Plain p(s);
-    const auto hint = ForwardPd(p, bias);
-    const memory::desc b = bias ? p.bias : memory::desc();
-#if DNNL_VERSION_MAJOR >= 3
-    IpBwdData::primitive_desc dpd(onednn::CpuEngine(), Any(p.src), Any(p.weights), Any(p.dst),
-                                  hint);
-    IpBwdWeights::primitive_desc wpd(onednn::CpuEngine(), Any(p.src), Any(p.weights), b,
-                                     Any(p.dst), hint);
-#else
-    IpBwdData::primitive_desc dpd(IpBwdData::desc(Any(p.src), Any(p.weights), Any(p.dst)),
-                                  onednn::CpuEngine(), hint);
-    IpBwdWeights::primitive_desc wpd(
-        IpBwdWeights::desc(Any(p.src), Any(p.weights), b, Any(p.dst)), onednn::CpuEngine(),
-        hint);
-#endif
-    return BackwardEntry{p,
-                         dpd,
-                         IpBwdData(dpd),
-                         wpd,
-                         IpBwdWeights(wpd),
-                         Reorder(p.dst, dpd.diff_dst_desc()),
-                         Reorder(p.weights, dpd.weights_desc()),
-                         Reorder(dpd.diff_src_desc(), p.src),
-                         Reorder(p.src, wpd.src_desc()),
-                         Reorder(p.dst, wpd.diff_dst_desc()),
-                         Reorder(wpd.diff_weights_desc(), p.weights)};
-  });
-  const bool want_data = data_grad != nullptr && data_req != kNullOp;
-  onednn::WeightGrads wg;
-  if (weight_grad != nullptr) {
-    wg.weight = weight_grad->dptr<float>();
-    wg.weight_req = weight_req;
-    wg.weight_size = weight_grad->Size();
+  if (Wanted(data_grad, data_req)) {  // data_grad = ograd weight
+    const Product& p = Cached(Key(s, "bwd_data", false, data_req), [&] {
+      return Product(Matrix(s.rows, s.hidden), Matrix(s.hidden, s.cols), Matrix(s.rows, s.cols),
+                     memory::desc(), data_req == kAddTo);
+    });
+    p.Run(ograd.dptr_, weight.dptr_, data_grad->dptr_, nullptr);
   }
-  if (bias) {
-    wg.bias_md = &e.p.bias;
-    wg.bias = bias_grad->dptr<float>();
-    wg.bias_req = bias_req;
+  if (Wanted(weight_grad, weight_req)) {  // weight_grad = ograd^T data
+    const Product& p = Cached(Key(s, "bwd_weights", false, weight_req), [&] {
+      return Product(Matrix(s.hidden, s.rows, true), Matrix(s.rows, s.cols),
+                     Matrix(s.hidden, s.cols), memory::desc(), weight_req == kAddTo);
+    });
+    p.Run(ograd.dptr_, data.dptr_, weight_grad->dptr_, nullptr);
   }
-  const bool run_weights = wg.weight_req != kNullOp || (bias && bias_req != kNullOp);
-  size_t bytes = 0;
-  if (want_data) bytes += onednn::BackwardDataBytes(e.ddst_data, e.weights_data, e.dsrc, data_req);
-  if (run_weights) {
-    bytes += onednn::BackwardWeightsBytes(e.src_weights, e.ddst_weights, e.dweights, wg);
-  }
-  Arena arena(ctx, bytes);
-  if (want_data) {
-    onednn::RunBackwardData(e.data_prim, e.ddst_data, ograd.dptr_, e.weights_data, weight.dptr_,
-                            e.dsrc, data_grad->dptr<float>(), data_req, data_grad->Size(), &arena);
-  }
-  if (run_weights) {
-    onednn::RunBackwardWeights(e.weights_prim, e.src_weights, data.dptr_, e.ddst_weights,
-                               ograd.dptr_, e.dweights, wg, &arena);
+  if (Wanted(bias_grad, bias_req)) {  // the column sums of ograd, row by row for locality
+    const float* g = ograd.dptr<float>();
+    std::vector<float> sum(s.hidden, 0.f);
+    for (index_t r = 0; r < s.rows; ++r) {
+      for (index_t j = 0; j < s.hidden; ++j) sum[j] += g[r * s.hidden + j];
+    }
+    float* db = bias_grad->dptr<float>();
+    for (index_t j = 0; j < s.hidden; ++j) Assign(db + j, bias_req, sum[j]);
   }
 }
 
-#else  // oneDNN not built in: the op never picks these.
+#else  // no oneDNN (or a oneDNN 3 API this file does not speak): the op never picks these.
 
 bool FCUsesOneDNN(const FCMatrixShape&, int) { return false; }
 

@@ -1,4 +1,4 @@
-// FullyConnected on oneDNN's inner product (float32); the op falls back to GEMM elsewhere.
+// FullyConnected on oneDNN matmul (float32); the op falls back to GEMM elsewhere.
 #ifndef MXNET_OPERATOR_NN_ONEDNN_ONEDNN_FULLY_CONNECTED_H_
 #define MXNET_OPERATOR_NN_ONEDNN_ONEDNN_FULLY_CONNECTED_H_
 

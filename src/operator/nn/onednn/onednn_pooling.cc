@@ -59,7 +59,9 @@ Descs MakeDescs(const PoolingParam& p, const PoolGeometry& g) {
 }
 
 // A pooling primitive takes the source layout it is given (no format "any" for it) and picks
-// the rest to match; here that is the caller's plain layout.
+// the rest to match; here that is the caller's plain layout. On NCHW oneDNN 2.6 runs its JIT
+// kernel already; a blocked layout (nChw16c) pools about as fast, and the reorders into it and
+// back cost 1-2x the pooling itself (max 2x2 on (32, 64, 56, 56)), so none is used.
 memory::desc Any(const memory::desc& plain) {
   return memory::desc(plain.dims(), plain.data_type(), Tag::any);
 }
