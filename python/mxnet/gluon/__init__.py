@@ -4,3 +4,4 @@ from .block import *  # noqa: F401,F403
 from . import utils  # noqa: F401
 from . import data  # noqa: F401
 from . import contrib  # noqa: F401
+from . import nn  # noqa: F401
