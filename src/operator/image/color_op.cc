@@ -88,7 +88,9 @@ void AdjustContrast(float alpha, const TBlob& src, const TBlob& dst) {
     float sum = 0.f;
     if (channels > 1) {
       for (index_t l = 0; l < pixels; ++l) {
-        for (int c = 0; c < 3; ++c) sum = static_cast<float>(sum + static_cast<R>(x[l * 3 + c]) * kGrayCoef[c]);
+        for (int c = 0; c < 3; ++c) {
+          sum = static_cast<float>(sum + static_cast<R>(x[l * 3 + c]) * kGrayCoef[c]);
+        }
       }
     } else {
       for (index_t l = 0; l < pixels; ++l) sum = static_cast<float>(sum + static_cast<R>(x[l]));
@@ -113,7 +115,8 @@ void AdjustSaturation(float alpha, const TBlob& src, const TBlob& dst) {
       const float gray = static_cast<float>(static_cast<R>(x[l * 3 + 2]) * kGrayCoef[2]) *
                          (1.f - alpha);
       for (int c = 0; c < 3; ++c) {
-        y[l * 3 + c] = SaturateCast<DType>(static_cast<float>(gray + static_cast<R>(x[l * 3 + c]) * alpha));
+        const R v = gray + static_cast<R>(x[l * 3 + c]) * alpha;
+        y[l * 3 + c] = SaturateCast<DType>(static_cast<float>(v));
       }
     }
   });
@@ -252,30 +255,32 @@ void RandomLightingCompute(const NodeAttrs& attrs, const OpContext& ctx,
 }  // namespace
 
 const bool reg_image_color_ [[maybe_unused]] = [] {
-  RegisterAugmenter("_image_random_brightness",
-                    "Multiplies every value of the image by a factor drawn uniformly from "
-                    "[min_factor, max_factor].",
-                    RandomEnhanceCompute<AdjustBrightness>, true)
-      .set_attr_parser(ParamParser<RandomEnhanceParam>)
-      .add_arguments(RandomEnhanceParam::__FIELDS__());
-  RegisterAugmenter("_image_random_contrast",
-                    "Blends the image with its mean gray level by a factor drawn uniformly "
-                    "from [min_factor, max_factor].",
-                    RandomEnhanceCompute<AdjustContrast>, true)
-      .set_attr_parser(ParamParser<RandomEnhanceParam>)
-      .add_arguments(RandomEnhanceParam::__FIELDS__());
-  RegisterAugmenter("_image_random_saturation",
-                    "Blends the image with a gray level by a factor drawn uniformly from "
-                    "[min_factor, max_factor].",
-                    RandomEnhanceCompute<AdjustSaturation>, true)
-      .set_attr_parser(ParamParser<RandomEnhanceParam>)
-      .add_arguments(RandomEnhanceParam::__FIELDS__());
-  RegisterAugmenter("_image_random_hue",
-                    "Rotates the hue of the image by a fraction of a turn drawn uniformly from "
-                    "[min_factor, max_factor].",
-                    RandomEnhanceCompute<AdjustHue>, true)
-      .set_attr_parser(ParamParser<RandomEnhanceParam>)
-      .add_arguments(RandomEnhanceParam::__FIELDS__());
+  const struct {
+    const char* name;
+    const char* doc;
+    FCompute fcompute;
+  } enhancers[] = {
+      {"_image_random_brightness",
+       "Multiplies every value of the image by a factor drawn uniformly from "
+       "[min_factor, max_factor].",
+       RandomEnhanceCompute<AdjustBrightness>},
+      {"_image_random_contrast",
+       "Blends the image with its mean gray level by a factor drawn uniformly from "
+       "[min_factor, max_factor].",
+       RandomEnhanceCompute<AdjustContrast>},
+      {"_image_random_saturation",
+       "Blends the image with a gray level by a factor drawn uniformly from "
+       "[min_factor, max_factor].",
+       RandomEnhanceCompute<AdjustSaturation>},
+      {"_image_random_hue",
+       "Rotates the hue of the image by a fraction of a turn drawn uniformly from "
+       "[min_factor, max_factor].",
+       RandomEnhanceCompute<AdjustHue>}};
+  for (const auto& e : enhancers) {
+    RegisterAugmenter(e.name, e.doc, e.fcompute, true)
+        .set_attr_parser(ParamParser<RandomEnhanceParam>)
+        .add_arguments(RandomEnhanceParam::__FIELDS__());
+  }
   RegisterAugmenter("_image_random_color_jitter",
                     "Randomly jitters brightness, contrast, saturation and hue of the image, "
                     "in a random order.",

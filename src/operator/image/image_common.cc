@@ -15,6 +15,10 @@ bool SingleImageShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vect
   return true;
 }
 
+std::vector<NodeEntry> PassThroughGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  return {MakeNode("_copy", GradName(n), {og[0]}, {}, &n)};
+}
+
 nnvm::Op& RegisterAugmenter(const char* name, const char* doc, FCompute fcompute, bool random) {
   nnvm::Op& reg = nnvm::Op::Register(name);
   reg.describe(doc)
@@ -27,10 +31,7 @@ nnvm::Op& RegisterAugmenter(const char* name, const char* doc, FCompute fcompute
         return std::vector<std::pair<int, int>>{{0, 0}};
       })
       .set_attr<FCompute>("FCompute<cpu>", fcompute)
-      // MXNet 1.9.1 passes the head gradient through unchanged.
-      .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-        return std::vector<NodeEntry>{MakeNode("_copy", GradName(n), {og[0]}, {}, &n)};
-      });
+      .set_attr<FGradient>("FGradient", PassThroughGrad);
   if (random) {
     reg.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
       return std::vector<ResourceRequest>{ResourceRequest::kRandom};

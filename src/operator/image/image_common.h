@@ -50,6 +50,10 @@ inline void CheckGrayOrRGB(const NodeAttrs& attrs, const TShape& s, index_t chan
 /*! \brief Shape rule of the single-image augmenters: (H, W, C) with C of 1 or 3; output alike. */
 bool SingleImageShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out);
 
+/*! \brief FGradient of the image ops that MXNet 1.9.1 gives the head gradient unchanged
+ *  (augmenters, to_tensor, resize), kept for compatibility. */
+std::vector<NodeEntry> PassThroughGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og);
+
 /*! \brief Declare a single-image augmenter: one input, output of the same shape and dtype
  *  (in place allowed), the head gradient passed through as MXNet does; random ones get a
  *  random stream. Callers add their parameters. */

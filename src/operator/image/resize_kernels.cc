@@ -152,7 +152,9 @@ void ResizeSeparable(const T* src, int sh, int sw, T* dst, int dh, int dw, int c
         const int base = dx * kx;
         for (int c = 0; c < cn; ++c) {
           WT v = M::Tap(s[Clip(xt.first[dx], sw) * cn + c], xt, base);
-          for (int j = 1; j < kx; ++j) v += M::Tap(s[Clip(xt.first[dx] + j, sw) * cn + c], xt, base + j);
+          for (int j = 1; j < kx; ++j) {
+            v += M::Tap(s[Clip(xt.first[dx] + j, sw) * cn + c], xt, base + j);
+          }
           r[dx * cn + c] = v;
         }
       }
@@ -228,7 +230,9 @@ AreaTab MakeAreaTab(int ssize, int dsize) {
     s1 = std::min(s1, s2);
     if (s1 - f1 > 1e-3) add(d, s1 - 1, static_cast<float>((s1 - f1) / cell));
     for (int s = s1; s < s2; ++s) add(d, s, static_cast<float>(1.0 / cell));
-    if (f2 - s2 > 1e-3) add(d, s2, static_cast<float>(std::min(std::min(f2 - s2, 1.), cell) / cell));
+    if (f2 - s2 > 1e-3) {
+      add(d, s2, static_cast<float>(std::min(std::min(f2 - s2, 1.), cell) / cell));
+    }
   }
   return t;
 }

@@ -103,10 +103,7 @@ with the same interpolation code, for uint8, float32 and float64 images.
     .set_attr<FInferShape>("FInferShape", ResizeShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FCompute>("FCompute<cpu>", ResizeCompute)
-    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-      // MXNet 1.9.1 passes the head gradient through unchanged.
-      return std::vector<NodeEntry>{MakeNode("_copy", GradName(n), {og[0]}, {}, &n)};
-    });
+    .set_attr<FGradient>("FGradient", PassThroughGrad);
 
 }  // namespace image
 }  // namespace op

@@ -156,10 +156,7 @@ with values in [0, 255] to a float32 tensor NDArray of shape (C x H x W) or
     .set_attr<FInferShape>("FInferShape", ToTensorShape)
     .set_attr<FInferType>("FInferType", ToTensorType)
     .set_attr<FCompute>("FCompute<cpu>", ToTensorCompute)
-    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-      // MXNet 1.9.1 passes the head gradient through unchanged.
-      return std::vector<NodeEntry>{MakeNode("_copy", GradName(n), {og[0]}, {}, &n)};
-    });
+    .set_attr<FGradient>("FGradient", PassThroughGrad);
 
 NNVM_REGISTER_OP(_image_normalize)
     .describe(R"doc(Normalize a tensor of shape (C x H x W) or (N x C x H x W) with mean and
