@@ -52,6 +52,10 @@ std::pair<int64_t, int64_t> OutputHW(const NodeAttrs& attrs, int64_t h, int64_t 
 }
 
 bool ResizeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const int interp = Param<ResizeParam>(attrs).interp;
+  CHECK(interp >= kNearest && interp <= kLanczos4)
+      << "Operator " << attrs.op->name << ": argument interp must be one of 0 (nearest), "
+      << "1 (bilinear), 2 (bicubic), 3 (area) or 4 (Lanczos-4), given interp=" << interp;
   const TShape& s = (*in)[0];
   if (!s.IsKnown()) return false;
   const ImageSize sz = HWCSize(attrs, s);
@@ -62,19 +66,20 @@ bool ResizeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TS
   return true;
 }
 
+bool ResizeType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  const int dtype = (*in)[0];
+  CHECK(dtype < 0 || dtype == kUint8 || dtype == kFloat32 || dtype == kFloat64)
+      << "Operator " << attrs.op->name << ": input dtype must be uint8, float32 or float64, "
+      << "given " << DTypeName(dtype);
+  return ElemwiseType(attrs, in, out);
+}
+
 void ResizeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
-  const char* op = attrs.op->name.c_str();
-  CHECK_NE(req[0], kAddTo) << "Operator " << op << " does not support req=add";
+  CHECK_NE(req[0], kAddTo) << "Operator " << attrs.op->name << " does not support req=add";
   const ResizeParam& p = Param<ResizeParam>(attrs);
-  CHECK(p.interp >= kNearest && p.interp <= kLanczos4)
-      << "Operator " << op << ": argument interp must be one of 0 (nearest), 1 (bilinear), "
-      << "2 (bicubic), 3 (area) or 4 (Lanczos-4), given interp=" << p.interp;
   const int dtype = in[0].type_flag_;
-  CHECK(dtype == kUint8 || dtype == kFloat32 || dtype == kFloat64)
-      << "Operator " << op << ": input dtype must be uint8, float32 or float64, given "
-      << DTypeName(dtype);
   const ImageSize si = HWCSize(attrs, in[0].shape_), so = HWCSize(attrs, out[0].shape_);
   const size_t elem = DTypeSize(dtype);
   const size_t in_step = si.height * si.width * si.channels * elem;
@@ -101,7 +106,7 @@ with the same interpolation code, for uint8, float32 and float64 images.
     .add_argument("data", "NDArray-or-Symbol", "The input.")
     .add_arguments(ResizeParam::__FIELDS__())
     .set_attr<FInferShape>("FInferShape", ResizeShape)
-    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FInferType>("FInferType", ResizeType)
     .set_attr<FCompute>("FCompute<cpu>", ResizeCompute)
     .set_attr<FGradient>("FGradient", PassThroughGrad);
 
