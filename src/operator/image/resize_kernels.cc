@@ -104,16 +104,24 @@ Taps MakeTaps(int interp, bool area_mode, int ssize, int dsize, bool clamp_ends)
   return t;
 }
 
-/*! \brief Per-dtype arithmetic: WT is the row-buffer type, and the vertical combination. */
+/*! \brief Per-dtype arithmetic: WT is the row-buffer type; Tap weighs one source value,
+ *  VerticalRow combines the ksize horizontally resampled rows into an output row. */
 template <typename T>
 struct ResizeMath {
   using WT = T;  // float32 and float64 keep their type; coefficients stay float
   static WT Tap(T v, const Taps& t, int i) { return v * static_cast<WT>(t.coef[i]); }
-  static T Vertical(const WT* const* rows, const Taps& t, int d, int x) {
+  static void VerticalRow(const WT* const* rows, const Taps& t, int d, T* out, int width) {
     const float* b = &t.coef[d * t.ksize];
-    WT s = rows[0][x] * static_cast<WT>(b[0]);
-    for (int k = 1; k < t.ksize; ++k) s += rows[k][x] * static_cast<WT>(b[k]);
-    return s;
+    if (t.ksize == 2) {
+      const WT b0 = b[0], b1 = b[1];
+      for (int x = 0; x < width; ++x) out[x] = rows[0][x] * b0 + rows[1][x] * b1;
+      return;
+    }
+    for (int x = 0; x < width; ++x) {
+      WT s = rows[0][x] * static_cast<WT>(b[0]);
+      for (int k = 1; k < t.ksize; ++k) s += rows[k][x] * static_cast<WT>(b[k]);
+      out[x] = s;
+    }
   }
 };
 
@@ -121,47 +129,71 @@ template <>
 struct ResizeMath<uint8_t> {
   using WT = int32_t;
   static WT Tap(uint8_t v, const Taps& t, int i) { return v * t.fixed[i]; }
-  static uint8_t Vertical(const WT* const* rows, const Taps& t, int d, int x) {
+  static void VerticalRow(const WT* const* rows, const Taps& t, int d, uint8_t* out,
+                          int width) {
     const int16_t* b = &t.fixed[d * t.ksize];
     if (t.ksize == 2) {
       // OpenCV's SIMD kernel (it covers every column): 16-bit high products of the rows
       // scaled down by 16, then a rounding shift by 2.
-      const int32_t v = ((((rows[0][x] >> 4) * b[0]) >> 16) + (((rows[1][x] >> 4) * b[1]) >> 16)
-                         + 2) >> 2;
-      return SaturateU8(v);
+      const int32_t b0 = b[0], b1 = b[1];
+      for (int x = 0; x < width; ++x) {
+        out[x] = SaturateU8(((((rows[0][x] >> 4) * b0) >> 16) +
+                             (((rows[1][x] >> 4) * b1) >> 16) + 2) >> 2);
+      }
+      return;
     }
-    int64_t s = 0;
-    for (int k = 0; k < t.ksize; ++k) s += static_cast<int64_t>(rows[k][x]) * b[k];
-    return SaturateU8(static_cast<long>((s + (1 << 21)) >> 22));
+    for (int x = 0; x < width; ++x) {
+      int64_t s = 0;
+      for (int k = 0; k < t.ksize; ++k) s += static_cast<int64_t>(rows[k][x]) * b[k];
+      out[x] = SaturateU8(static_cast<long>((s + (1 << 21)) >> 22));
+    }
   }
 };
 
+// Each source row that some output row reads is resampled horizontally once, into a buffer
+// indexed by source row; the vertical pass then combines buffered rows.
 template <typename T>
 void ResizeSeparable(const T* src, int sh, int sw, T* dst, int dh, int dw, int cn,
                      const Taps& xt, const Taps& yt) {
   using M = ResizeMath<T>;
   using WT = typename M::WT;
   const int width = dw * cn, ky = yt.ksize, kx = xt.ksize;
-  ParallelFor(dh, [&](index_t dy) {
-    std::vector<WT> buf(static_cast<size_t>(ky) * width);
-    std::vector<const WT*> rows(ky);
-    for (int k = 0; k < ky; ++k) {
-      const T* s = src + static_cast<size_t>(Clip(yt.first[dy] + k, sh)) * sw * cn;
-      WT* r = buf.data() + static_cast<size_t>(k) * width;
-      for (int dx = 0; dx < dw; ++dx) {
-        const int base = dx * kx;
-        for (int c = 0; c < cn; ++c) {
-          WT v = M::Tap(s[Clip(xt.first[dx], sw) * cn + c], xt, base);
-          for (int j = 1; j < kx; ++j) {
-            v += M::Tap(s[Clip(xt.first[dx] + j, sw) * cn + c], xt, base + j);
-          }
-          r[dx * cn + c] = v;
-        }
+  std::vector<int> xofs(static_cast<size_t>(dw) * kx);  // tap offsets, clipped into the row
+  for (int dx = 0; dx < dw; ++dx) {
+    for (int j = 0; j < kx; ++j) xofs[dx * kx + j] = Clip(xt.first[dx] + j, sw) * cn;
+  }
+  std::vector<char> read(sh, 0);
+  for (int dy = 0; dy < dh; ++dy) {
+    for (int k = 0; k < ky; ++k) read[Clip(yt.first[dy] + k, sh)] = 1;
+  }
+  std::vector<int> rows_read;
+  for (int r = 0; r < sh; ++r) {
+    if (read[r]) rows_read.push_back(r);
+  }
+  std::vector<WT> hbuf(static_cast<size_t>(sh) * width);
+  const bool parallel =
+      static_cast<index_t>(rows_read.size() * kx + static_cast<size_t>(dh) * ky) * width >=
+      ParallelGrain();
+  LoopMaybeParallel(parallel, rows_read.size(), [&](index_t i) {
+    const int r = rows_read[i];
+    const T* s = src + static_cast<size_t>(r) * sw * cn;
+    WT* o = hbuf.data() + static_cast<size_t>(r) * width;
+    for (int dx = 0; dx < dw; ++dx) {
+      const int* ofs = &xofs[dx * kx];
+      const int base = dx * kx;
+      for (int c = 0; c < cn; ++c) {
+        WT v = M::Tap(s[ofs[0] + c], xt, base);
+        for (int j = 1; j < kx; ++j) v += M::Tap(s[ofs[j] + c], xt, base + j);
+        o[dx * cn + c] = v;
       }
-      rows[k] = r;
     }
-    T* out = dst + static_cast<size_t>(dy) * width;
-    for (int x = 0; x < width; ++x) out[x] = M::Vertical(rows.data(), yt, static_cast<int>(dy), x);
+  });
+  LoopMaybeParallel(parallel, dh, [&](index_t dy) {
+    const WT* rows[8];
+    for (int k = 0; k < ky; ++k) {
+      rows[k] = hbuf.data() + static_cast<size_t>(Clip(yt.first[dy] + k, sh)) * width;
+    }
+    M::VerticalRow(rows, yt, static_cast<int>(dy), dst + static_cast<size_t>(dy) * width, width);
   });
 }
 
