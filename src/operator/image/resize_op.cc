@@ -1,5 +1,6 @@
 // _image_resize: resize (H, W, C) or (N, H, W, C) images to (width, height) or to a size with
-// the short edge kept in ratio, with OpenCV's interpolation codes (resize_kernels.h).
+// the short edge kept in ratio, with OpenCV's interpolation codes (resize_kernels.h); and
+// _cvimresize, mx.image.imresize's op, the same on one (H, W, C) image given w and h.
 #include <string>
 #include <vector>
 
@@ -33,6 +34,23 @@ struct ResizeParam : public dmlc::Parameter<ResizeParam> {
 };
 DMLC_REGISTER_PARAMETER(ResizeParam);
 
+struct ImresizeParam : public dmlc::Parameter<ImresizeParam> {
+  int w, h, interp;
+  DMLC_DECLARE_PARAMETER(ImresizeParam) {
+    DMLC_DECLARE_FIELD(w).set_lower_bound(1).describe("Width of resized image.");
+    DMLC_DECLARE_FIELD(h).set_lower_bound(1).describe("Height of resized image.");
+    DMLC_DECLARE_FIELD(interp).set_default(1).describe(
+        "Interpolation method (default=cv2.INTER_LINEAR).");
+  }
+};
+DMLC_REGISTER_PARAMETER(ImresizeParam);
+
+void CheckInterp(const NodeAttrs& attrs, int interp) {
+  CHECK(interp >= kNearest && interp <= kLanczos4)
+      << "Operator " << attrs.op->name << ": argument interp must be one of 0 (nearest), "
+      << "1 (bilinear), 2 (bicubic), 3 (area) or 4 (Lanczos-4), given interp=" << interp;
+}
+
 /*! \brief (height, width) of the resized image. */
 std::pair<int64_t, int64_t> OutputHW(const NodeAttrs& attrs, int64_t h, int64_t w) {
   const ResizeParam& p = Param<ResizeParam>(attrs);
@@ -52,10 +70,7 @@ std::pair<int64_t, int64_t> OutputHW(const NodeAttrs& attrs, int64_t h, int64_t 
 }
 
 bool ResizeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  const int interp = Param<ResizeParam>(attrs).interp;
-  CHECK(interp >= kNearest && interp <= kLanczos4)
-      << "Operator " << attrs.op->name << ": argument interp must be one of 0 (nearest), "
-      << "1 (bilinear), 2 (bicubic), 3 (area) or 4 (Lanczos-4), given interp=" << interp;
+  CheckInterp(attrs, Param<ResizeParam>(attrs).interp);
   const TShape& s = (*in)[0];
   if (!s.IsKnown()) return false;
   const ImageSize sz = HWCSize(attrs, s);
@@ -74,11 +89,13 @@ bool ResizeType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* 
   return ElemwiseType(attrs, in, out);
 }
 
+/*! \brief Resize each image of in[0] to the size of out[0]'s images. */
+template <typename PType>
 void ResizeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   CHECK_NE(req[0], kAddTo) << "Operator " << attrs.op->name << " does not support req=add";
-  const ResizeParam& p = Param<ResizeParam>(attrs);
+  const PType& p = Param<PType>(attrs);
   const int dtype = in[0].type_flag_;
   const ImageSize si = HWCSize(attrs, in[0].shape_), so = HWCSize(attrs, out[0].shape_);
   const size_t elem = DTypeSize(dtype);
@@ -92,7 +109,29 @@ void ResizeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<T
   }
 }
 
+bool ImresizeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const ImresizeParam& p = Param<ImresizeParam>(attrs);
+  CheckInterp(attrs, p.interp);
+  const TShape& s = (*in)[0];
+  if (!s.IsKnown()) return false;
+  CHECK_EQ(s.ndim(), 3) << "Operator " << attrs.op->name
+                        << ": input image must have shape (height, width, channels), given " << s;
+  AssignShape(attrs, "output", &(*out)[0], TShape({p.h, p.w, s[2]}));
+  return true;
+}
+
 }  // namespace
+
+NNVM_REGISTER_OP(_cvimresize)
+    .describe("Resize image with OpenCV. \n")
+    .set_attr_parser(ParamParser<ImresizeParam>)
+    .set_num_inputs(1)
+    .set_num_outputs(1)
+    .add_argument("src", "NDArray", "source image")
+    .add_arguments(ImresizeParam::__FIELDS__())
+    .set_attr<FInferShape>("FInferShape", ImresizeShape)
+    .set_attr<FInferType>("FInferType", ResizeType)
+    .set_attr<FCompute>("FCompute<cpu>", ResizeCompute<ImresizeParam>);
 
 NNVM_REGISTER_OP(_image_resize)
     .describe(R"doc(Resize an image NDArray of shape (H x W x C) or (N x H x W x C) to the
@@ -107,7 +146,7 @@ with the same interpolation code, for uint8, float32 and float64 images.
     .add_arguments(ResizeParam::__FIELDS__())
     .set_attr<FInferShape>("FInferShape", ResizeShape)
     .set_attr<FInferType>("FInferType", ResizeType)
-    .set_attr<FCompute>("FCompute<cpu>", ResizeCompute)
+    .set_attr<FCompute>("FCompute<cpu>", ResizeCompute<ResizeParam>)
     .set_attr<FGradient>("FGradient", PassThroughGrad);
 
 }  // namespace image

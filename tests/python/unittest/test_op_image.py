@@ -410,3 +410,19 @@ def test_augmenter_gradient_passes_head_gradient_through():
         y = mx.nd.image.random_brightness(x, 2, 2)
     y.backward(mx.nd.ones_like(y) * 3)
     np.testing.assert_array_equal(x.grad.asnumpy(), 3)
+
+
+@pytest.mark.parametrize('interp', range(5))
+def test_cvimresize_is_image_resize_with_w_and_h(interp):
+    x = rand_image((7, 9, 3), 'uint8')
+    a = mx.nd._internal._cvimresize(nd(x), 5, 11, interp=interp)
+    b = mx.nd.image.resize(nd(x), size=(5, 11), interp=interp)
+    assert a.shape == (11, 5, 3)
+    np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+
+
+def test_cvimresize_bad_arguments():
+    with pytest.raises(MXNetError, match='w'):
+        mx.nd._internal._cvimresize(mx.nd.ones((4, 4, 3)), 0, 3).wait_to_read()
+    with pytest.raises(MXNetError, match='height, width, channels'):
+        mx.nd._internal._cvimresize(mx.nd.ones((2, 4, 4, 3)), 3, 3).wait_to_read()
