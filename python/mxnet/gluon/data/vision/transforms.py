@@ -1,15 +1,11 @@
 """Image transforms (gluon.data.vision.transforms) as in MXNet 1.9.1: Blocks over the
-mx.nd.image operators, composable with Compose.
-
-CenterCrop and RandomResizedCrop follow mx.image.center_crop / random_size_crop (crop box,
-then an OpenCV-compatible resize); the helpers below implement them until mx.image exists.
-"""
+mx.nd.image operators and mx.image functions, composable with Compose."""
 import random
 
 import numpy as np
 
 from ...block import Block, HybridBlock
-from .... import ndarray as _nd
+from .... import image
 from ....base import numeric_types
 
 try:
@@ -51,70 +47,6 @@ __all__ = ['Compose', 'Cast', 'ToTensor', 'Normalize', 'Rotate', 'RandomRotation
            'RandomResizedCrop', 'CropResize', 'CenterCrop', 'Resize', 'RandomFlipLeftRight',
            'RandomFlipTopBottom', 'RandomBrightness', 'RandomContrast', 'RandomSaturation',
            'RandomHue', 'RandomColorJitter', 'RandomLighting', 'RandomApply']
-
-
-# ---------------------------------------------------------------- crop helpers (mx.image's)
-def _interp_method(interp, sizes=()):
-    """mx.image's interpolation codes: 0-4 are OpenCV's, 9 picks by the resize direction
-    (cubic to enlarge, area to shrink, else bilinear), 10 picks one of 0-4 at random."""
-    if interp == 9:
-        if not sizes:
-            return 2
-        oh, ow, nh, nw = sizes
-        if nh > oh and nw > ow:
-            return 2
-        if nh < oh and nw < ow:
-            return 3
-        return 1
-    if interp == 10:
-        return random.randint(0, 4)
-    if interp not in (0, 1, 2, 3, 4):
-        raise ValueError('Unknown interp method %d' % interp)
-    return interp
-
-
-def _fixed_crop(src, x0, y0, w, h, size=None, interp=2):
-    """The (x0, y0, w, h) window of an (H, W, C) image, resized to size=(w, h) if given."""
-    out = src[y0:y0 + h, x0:x0 + w]
-    if size is not None and (w, h) != tuple(size):
-        out = _nd.image.resize(out, size=tuple(size),
-                               interp=_interp_method(interp, (h, w, size[1], size[0])))
-    return out
-
-
-def _scale_down(src_size, size):
-    """Shrink a (w, h) crop size, keeping its ratio, until it fits in src_size."""
-    w, h = size
-    sw, sh = src_size
-    if sh < h:
-        w, h = float(w * sh) / h, sh
-    if sw < w:
-        w, h = sw, float(h * sw) / w
-    return int(w), int(h)
-
-
-def _center_crop(src, size, interp=2):
-    h, w, _ = src.shape
-    new_w, new_h = _scale_down((w, h), size)
-    x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
-    return _fixed_crop(src, x0, y0, new_w, new_h, size, interp)
-
-
-def _random_size_crop(src, size, area, ratio, interp=2):
-    h, w, _ = src.shape
-    if isinstance(area, numeric_types):
-        area = (area, 1.0)
-    for _ in range(10):
-        target_area = random.uniform(area[0], area[1]) * h * w
-        log_ratio = (np.log(ratio[0]), np.log(ratio[1]))
-        new_ratio = np.exp(random.uniform(*log_ratio))
-        new_w = int(round(np.sqrt(target_area * new_ratio)))
-        new_h = int(round(np.sqrt(target_area / new_ratio)))
-        if new_w <= w and new_h <= h:
-            x0 = random.randint(0, w - new_w)
-            y0 = random.randint(0, h - new_h)
-            return _fixed_crop(src, x0, y0, new_w, new_h, size, interp)
-    return _center_crop(src, size, interp)
 
 
 # ---------------------------------------------------------------- containers
@@ -207,7 +139,8 @@ class Normalize(HybridBlock):
 
 # ---------------------------------------------------------------- geometry
 class Rotate(Block):
-    """Rotates the input image by rotation_degrees, keeping its shape (needs mx.image)."""
+    """Rotates float32 (C x H x W) or (N x C x H x W) images by rotation_degrees, keeping the
+    shape."""
 
     def __init__(self, rotation_degrees, zoom_in=False, zoom_out=False):
         super(Rotate, self).__init__()
@@ -217,12 +150,12 @@ class Rotate(Block):
         if x.dtype is not np.float32:
             raise TypeError("This transformation only supports float32. "
                             "Consider calling it after ToTensor")
-        return _image_module('Rotate').imrotate(x, *self._args)
+        return image.imrotate(x, *self._args)
 
 
 class RandomRotation(Block):
-    """Rotates the input image by an angle drawn from angle_limits, with probability
-    rotate_with_proba (needs mx.image)."""
+    """Rotates float32 images by an angle drawn from angle_limits, with probability
+    rotate_with_proba."""
 
     def __init__(self, angle_limits, zoom_in=False, zoom_out=False, rotate_with_proba=1.0):
         super(RandomRotation, self).__init__()
@@ -240,16 +173,7 @@ class RandomRotation(Block):
         if x.dtype is not np.float32:
             raise TypeError("This transformation only supports float32. "
                             "Consider calling it after ToTensor")
-        return _image_module('RandomRotation').random_rotate(x, *self._args)
-
-
-def _image_module(who):
-    try:
-        from .... import image
-    except ImportError:
-        raise NotImplementedError("%s needs mx.image (imrotate), which this version does not "
-                                  "have yet" % who)
-    return image
+        return image.random_rotate(x, *self._args)
 
 
 class RandomResizedCrop(Block):
@@ -263,7 +187,7 @@ class RandomResizedCrop(Block):
         self._args = (size, scale, ratio, interpolation)
 
     def forward(self, x):
-        return _random_size_crop(x, *self._args)
+        return image.random_size_crop(x, *self._args)[0]
 
 
 class CropResize(HybridBlock):
@@ -297,7 +221,7 @@ class CenterCrop(Block):
         self._args = (size, interpolation)
 
     def forward(self, x):
-        return _center_crop(x, *self._args)
+        return image.center_crop(x, *self._args)[0]
 
 
 class Resize(HybridBlock):
