@@ -153,3 +153,21 @@ def test_bad_inputs_raise_mxnet_errors():
         T.CropResize(0, 0, 10, 10)(mx.nd.ones((4, 4, 3))).wait_to_read()
     with pytest.raises(MXNetError, match='_image_normalize'):
         T.Normalize(mean=(1, 2))(mx.nd.ones((3, 2, 2))).wait_to_read()
+
+
+needs_sampler = pytest.mark.skipif(not hasattr(mx.nd, 'BilinearSampler'),
+                                   reason='rotation samples with the BilinearSampler op')
+
+
+@needs_sampler
+def test_rotate_half_turn_and_tiny_random_rotation():
+    x = np.random.RandomState(0).rand(3, 5, 6).astype('float32')
+    y = T.Rotate(180)(mx.nd.array(x))
+    np.testing.assert_allclose(y.asnumpy(), x[:, ::-1, ::-1], atol=1e-4)
+    z = T.RandomRotation((-1e-4, 1e-4))(mx.nd.array(x))
+    np.testing.assert_allclose(z.asnumpy(), x, atol=1e-3)
+
+
+def test_rotate_needs_float32():
+    with pytest.raises(TypeError, match='float32'):
+        T.Rotate(10)(mx.nd.ones((3, 4, 4), dtype='uint8'))
