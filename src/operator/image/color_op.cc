@@ -56,10 +56,6 @@ DMLC_REGISTER_PARAMETER(RandomLightingParam);
 
 constexpr float kGrayCoef[3] = {0.299f, 0.587f, 0.114f};
 
-/*! \brief The type a product with a float is computed in, as C++ promotes it. */
-template <typename DType>
-using Promoted = std::conditional_t<std::is_same<DType, double>::value, double, float>;
-
 /*! \brief One color adjustment, applied from src to dst (possibly the same memory). */
 using Adjust = void (*)(float factor, const TBlob& src, const TBlob& dst);
 
@@ -82,7 +78,7 @@ void AdjustBrightness(float alpha, const TBlob& src, const TBlob& dst) {
 void AdjustContrast(float alpha, const TBlob& src, const TBlob& dst) {
   const index_t pixels = src.shape_[0] * src.shape_[1], channels = src.shape_[2];
   MXNET_NUMERIC_TYPE_SWITCH(src.type_flag_, DType, {
-    using R = Promoted<DType>;
+    using R = PromotedFloat<DType>;
     const DType* x = src.dptr<DType>();
     DType* y = dst.dptr<DType>();
     float sum = 0.f;
@@ -106,7 +102,7 @@ void AdjustSaturation(float alpha, const TBlob& src, const TBlob& dst) {
   if (src.shape_[2] == 1) return CopyImage(src, dst);
   const index_t pixels = src.shape_[0] * src.shape_[1];
   MXNET_NUMERIC_TYPE_SWITCH(src.type_flag_, DType, {
-    using R = Promoted<DType>;
+    using R = PromotedFloat<DType>;
     const DType* x = src.dptr<DType>();
     DType* y = dst.dptr<DType>();
     for (index_t l = 0; l < pixels; ++l) {

@@ -29,6 +29,11 @@ inline ImageSize HWCSize(const NodeAttrs& attrs, const TShape& s) {
   return {};
 }
 
+/*! \brief The type MXNet's image kernels compute in: a DType mixed with float promotes to
+ *  float, except float64, which stays double. */
+template <typename DType>
+using PromotedFloat = std::conditional_t<std::is_same<DType, double>::value, double, float>;
+
 /*! \brief The value written for a float result: uint8 clamps to [0, 255] then truncates (as
  *  MXNet's augmenters do), every other dtype converts directly. */
 template <typename DType>

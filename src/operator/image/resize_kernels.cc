@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "operator/operator_common.h"
+#include "operator/image/image_common.h"
 
 namespace mxnet {
 namespace op {
@@ -273,7 +273,7 @@ AreaTab MakeAreaTab(int ssize, int dsize) {
 // (double for float64) in OpenCV's order.
 template <typename T>
 void ResizeAreaGeneric(const T* src, int sh, int sw, T* dst, int dh, int dw, int cn) {
-  using WT = std::conditional_t<std::is_same<T, double>::value, double, float>;
+  using WT = PromotedFloat<T>;
   const AreaTab xt = MakeAreaTab(sw, dw), yt = MakeAreaTab(sh, dh);
   std::vector<size_t> row_start(dh + 1, yt.di.size());
   for (size_t j = yt.di.size(); j-- > 0;) row_start[yt.di[j]] = j;

@@ -34,13 +34,14 @@ void ToTensorCompute(const NodeAttrs& attrs, const OpContext&, const std::vector
   const index_t hw = sz.PixelsPerImage(), c = sz.channels;
   float* dst = out[0].dptr<float>();
   MXNET_NUMERIC_TYPE_SWITCH(in[0].type_flag_, DType, {
+    using R = PromotedFloat<DType>;
     const DType* src = in[0].dptr<DType>();
     ParallelFor(sz.batch * c, [&](index_t nc) {
       const index_t n = nc / c, ch = nc % c;
       const DType* s = src + n * hw * c + ch;
       float* d = dst + nc * hw;
       for (index_t i = 0; i < hw; ++i) {
-        Assign(d + i, req[0], static_cast<float>(s[i * c]) / 255.0f);
+        Assign(d + i, req[0], static_cast<float>(static_cast<R>(s[i * c]) / R(255)));
       }
     });
   });
@@ -105,7 +106,7 @@ void NormalizeLoop(const NodeAttrs& attrs, const TBlob& x, const TBlob& y, OpReq
                    const std::vector<float>& mean, const std::vector<float>& stdev) {
   const CHWSize sz = NormalizeInputSize(attrs, x.shape_);
   MXNET_NUMERIC_TYPE_SWITCH(x.type_flag_, DType, {
-    using R = std::conditional_t<std::is_same<DType, double>::value, double, float>;
+    using R = PromotedFloat<DType>;
     const DType* src = x.dptr<DType>();
     DType* dst = y.dptr<DType>();
     ParallelFor(sz.batch * sz.channels, [&](index_t nc) {
