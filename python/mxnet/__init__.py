@@ -30,6 +30,8 @@ from . import operator
 from . import optimizer
 from . import lr_scheduler
 from . import io
+from . import image
+from . import image as img
 from . import gluon
 from . import contrib
 

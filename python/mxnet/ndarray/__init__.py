@@ -1,7 +1,7 @@
 """mx.nd: NDArray and every registered operator as a function."""
 import sys as _sys
 
-from . import _internal, contrib, linalg
+from . import _internal, contrib, image, linalg
 from . import ndarray as _ndarray_mod
 from .ndarray import *  # noqa: F401,F403
 from .ndarray import NDArray, array, empty, zeros, ones, full, arange, eye, linspace, \
@@ -13,7 +13,7 @@ from .utils import save, load, load_frombuffer
 from . import random  # noqa: E402  (its hand-written samplers win over generated names)
 
 _this = _sys.modules[__name__]
-_populate(_this, _internal, contrib, random, linalg)
+_populate(_this, _internal, contrib, random, linalg, image)
 _ndarray_mod._op = _this
 _ndarray_mod._internal = _internal
 _ndarray_mod._install_fluent()

@@ -26,11 +26,16 @@ def _public_name(name):
     return name if not keyword.iskeyword(name) else name + "_"
 
 
-def populate(module, internal_module, contrib_module, random_module, linalg_module):
+def populate(module, internal_module, contrib_module, random_module, linalg_module,
+             image_module=None):
     """Attach every registered op to the mx.nd namespaces the way MXNet 1.9 lays them out."""
     for name in _ffi.list_op_names():
         func = make_op_function(name, module=module.__name__)
-        if name.startswith("_contrib_"):
+        if name.startswith("_image_") and image_module is not None:
+            short = name[len("_image_"):]
+            setattr(image_module, short, make_op_function(name, short, image_module.__name__))
+            setattr(internal_module, name, func)
+        elif name.startswith("_contrib_"):
             short = name[len("_contrib_"):]
             setattr(contrib_module, short, make_op_function(name, short, contrib_module.__name__))
             setattr(internal_module, name, func)

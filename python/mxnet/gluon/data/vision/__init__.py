@@ -1,3 +1,4 @@
-"""gluon.data.vision: image datasets."""
+"""gluon.data.vision: image datasets and transforms."""
 from .datasets import *  # noqa: F401,F403
 from . import datasets  # noqa: F401
+from . import transforms  # noqa: F401
