@@ -37,9 +37,12 @@ class Imperative {
    * number of outputs for out= (their shape and dtype must match what the op infers).
    * Infers shape and dtype synchronously (errors raise here), pushes the kernel to the engine,
    * and records the call when autograd is recording. ctx is used when the op has no inputs.
+   * unused (optional, one flag per output): outputs nobody will read; the kernel gets
+   * kNullOp for them and may skip their work (backward's gradients of inputs that need none).
    */
   void Invoke(const Context& default_ctx, const std::shared_ptr<const nnvm::NodeAttrs>& attrs,
-              const std::vector<NDArray*>& inputs, std::vector<NDArray>* outputs);
+              const std::vector<NDArray*>& inputs, std::vector<NDArray>* outputs,
+              const std::vector<bool>* unused = nullptr);
   /*! \brief Build parsed attrs for op from text kwargs; throws dmlc::Error naming the op.
    *  num_inputs >= 0: a variadic op's count argument (num_args) defaults to it, as in MXNet. */
   static std::shared_ptr<const nnvm::NodeAttrs> ParseAttrs(

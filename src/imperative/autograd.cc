@@ -156,7 +156,19 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
   std::vector<NDArray> results;
   try {
     std::unordered_map<const nnvm::Node*, std::vector<NDArray>> values;
-    for (const nnvm::ObjectPtr& n : nnvm::TopoSort(grad_entries)) {
+    const std::vector<nnvm::ObjectPtr> grad_order = nnvm::TopoSort(grad_entries);
+    // Outputs of gradient nodes that no later node and no result reads (e.g. the gradient of
+    // an input that needs none) run with kNullOp, so kernels can skip that work.
+    std::unordered_map<const nnvm::Node*, std::vector<bool>> read;
+    auto mark_read = [&read](const nnvm::NodeEntry& e) {
+      std::vector<bool>& r = read[e.node.get()];
+      if (r.size() <= e.index) r.resize(e.index + 1, false);
+      r[e.index] = true;
+    };
+    for (const nnvm::ObjectPtr& n : grad_order) for (const nnvm::NodeEntry& e : n->inputs) mark_read(e);
+    for (const nnvm::NodeEntry& e : grad_entries) mark_read(e);
+    std::vector<bool> unused;
+    for (const nnvm::ObjectPtr& n : grad_order) {
       if (const AGInfo* info = AGInfo::Get(n)) {
         std::vector<NDArray> vals = info->outputs;
         if (create_graph) {
@@ -171,7 +183,11 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       std::vector<NDArray*> in_ptrs;
       for (NDArray& v : in_vals) in_ptrs.push_back(&v);
       std::vector<NDArray> outs;
-      Invoke(in_vals.empty() ? Context() : in_vals[0].ctx(), Attrs(n->attrs), in_ptrs, &outs);
+      const std::vector<bool>& r = read[n.get()];
+      unused.assign(n->num_outputs(), false);
+      for (size_t i = 0; i < unused.size(); ++i) unused[i] = i >= r.size() || !r[i];
+      Invoke(in_vals.empty() ? Context() : in_vals[0].ctx(), Attrs(n->attrs), in_ptrs, &outs,
+             create_graph ? nullptr : &unused);
       values.emplace(n.get(), std::move(outs));
     }
     for (const nnvm::NodeEntry& e : grad_entries) results.push_back(values.at(e.node.get()).at(e.index));

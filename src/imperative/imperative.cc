@@ -41,7 +41,6 @@ struct KernelCall {
     c->out_blobs.clear();
     for (const NDArray& a : c->inputs) c->in_blobs.push_back(a.data());
     for (const NDArray& a : c->outputs) c->out_blobs.push_back(a.data());
-    c->req.assign(c->out_blobs.size(), kWriteTo);
     c->opctx.run_ctx = rctx;
     c->fn(*c->attrs, c->opctx, c->in_blobs, c->req, c->out_blobs);
   }
@@ -267,7 +266,8 @@ void Imperative::SeedRandom(uint64_t seed, const Context* ctx) { SeedRandomStrea
 
 void Imperative::Invoke(const Context& default_ctx,
                         const std::shared_ptr<const nnvm::NodeAttrs>& shared_attrs,
-                        const std::vector<NDArray*>& inputs, std::vector<NDArray>* outputs) {
+                        const std::vector<NDArray*>& inputs, std::vector<NDArray>* outputs,
+                        const std::vector<bool>* unused) {
   const nnvm::NodeAttrs& attrs = *shared_attrs;
   const nnvm::Op* op = attrs.op;
   CHECK(op != nullptr) << "Invoke: no operator given";
@@ -397,6 +397,12 @@ void Imperative::Invoke(const Context& default_ctx,
   call->opctx.requested.swap(opctx.requested);
   for (NDArray* in : inputs) call->inputs.push_back(in->Detach());
   for (const NDArray& o : *outputs) call->outputs.push_back(o.Detach());
+  call->req.assign(outputs->size(), kWriteTo);
+  if (unused != nullptr) {
+    for (size_t i = 0; i < unused->size() && i < call->req.size(); ++i) {
+      if ((*unused)[i]) call->req[i] = kNullOp;
+    }
+  }
   if (detail) engine::SetNextOprDetail(std::move(detail));
   Engine::Get()->PushRawSync({&KernelCall::Run, &KernelCall::Release, call}, ctx, reads.data(),
                              reads.size(), writes.data(), writes.size(), prop, 0,
