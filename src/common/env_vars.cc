@@ -47,8 +47,10 @@ const std::vector<VarInfo>& AllVars() {
        "vary; Unpooled gives memory back to the system at once. (MXNet 1.9 did not pool CPU "
        "memory; these CPU variables follow MXNet 2.0.)"},
       {"MXNET_CPU_MEM_POOL_RESERVE", "int", "5", "",
-       "Percentage of physical memory the CPU pool leaves unused: when holding one more block "
-       "would cross it, the pool first gives back what it caches."},
+       "Percentage of physical memory the CPU pool leaves to the system and other processes: "
+       "when holding one more block would cross it, or the system's available memory "
+       "(MemAvailable, which counts what other processes use) would drop below it, the pool "
+       "first gives back what it caches."},
       {"MXNET_CPU_MEM_POOL_PAGE_SIZE", "int", "4096", "",
        "Naive pool: requests are rounded up to a multiple of this many bytes. Round pool: the "
        "smallest block; must be a power of two. At least 32."},

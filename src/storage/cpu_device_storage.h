@@ -14,12 +14,16 @@ void* AlignedHostAlloc(size_t size);
 void AlignedHostFree(void* ptr) noexcept;
 /*! \brief Physical memory of this machine in bytes (sysconf). */
 size_t HostPhysicalMemory();
+/*! \brief Memory the system can still give (MemAvailable of /proc/meminfo, re-read at most
+ *  every few milliseconds); false when unknown. Counts what other processes took. */
+bool HostAvailableMemory(size_t* bytes);
 
 class CPUDeviceStorage final : public DeviceStorage {
  public:
   void* Alloc(size_t size) override { return AlignedHostAlloc(size); }
   void Free(void* ptr) noexcept override { AlignedHostFree(ptr); }
   size_t TotalMemory() override { return HostPhysicalMemory(); }
+  bool FreeMemory(size_t* free_bytes) override { return HostAvailableMemory(free_bytes); }
 };
 
 }  // namespace storage

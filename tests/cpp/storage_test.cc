@@ -516,3 +516,11 @@ TEST(StorageTest, free_after_storage_shutdown_is_safe) {
 }  // namespace
 }  // namespace storage
 }  // namespace mxnet
+
+TEST(StorageTest, cpu_device_reports_system_available_memory) {
+  mxnet::storage::CPUDeviceStorage cpu;
+  size_t available = 0;
+  ASSERT_TRUE(cpu.FreeMemory(&available));  // Linux: /proc/meminfo
+  EXPECT_GT(available, 0u);
+  EXPECT_LE(available, cpu.TotalMemory());
+}
