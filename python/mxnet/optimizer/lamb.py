@@ -1,10 +1,11 @@
 """LAMB: Adam's direction with a per-layer trust ratio |w| / |step|
 (https://arxiv.org/abs/1904.00962). One weight runs lamb_update_phase1/phase2; lists of
 weights run the fused multi_lamb_update, MXNET_OPTIMIZER_AGGREGATION_SIZE (default and at
-most 45) at a time, as MXNet 1.9.1 does.
+most 45) at a time, as MXNet 1.9.1 does. Results equal 1.9.1's bit for bit, except that the
+one-weight multi-precision path keeps its float32 master copy current (see _update_one).
 """
-from ..ndarray import (NDArray, lamb_update_phase1, lamb_update_phase2, mp_lamb_update_phase1,
-                       mp_lamb_update_phase2)
+from ..ndarray import NDArray, cast, lamb_update_phase1, lamb_update_phase2, \
+    mp_lamb_update_phase1
 from ..ndarray.contrib import multi_lamb_update, multi_mp_lamb_update
 from .optimizer import Optimizer, aggregation_size, register, state_zeros
 
@@ -64,8 +65,13 @@ class LAMB(Optimizer):
             weight32 = state[0]
             mean, var = state[1]
             g = mp_lamb_update_phase1(weight, grad, mean, var, weight32, wd=wd, **kwargs)
-            mp_lamb_update_phase2(weight, g, weight32.norm(), g.norm(), weight32, lr=lr,
-                                  out=weight, **self._bounds())
+            # MXNet 1.9.1 ran mp_lamb_update_phase2 here, which leaves weight32 as it was:
+            # every step restarted from the first master weights and training stood still.
+            # The float32 step on the master copy, cast into the weight, gives the same
+            # first step and keeps the master copy current.
+            lamb_update_phase2(weight32, g, weight32.norm(), g.norm(), lr=lr, out=weight32,
+                               **self._bounds())
+            cast(weight32, dtype=weight.dtype, out=weight)
         else:
             mean, var = state
             g = lamb_update_phase1(weight, grad, mean, var, wd=wd, **kwargs)

@@ -360,10 +360,7 @@ def test_float16_without_multi_precision_warns():
 
 @pytest.mark.parametrize('name,kwargs', [
     ('sgd', dict(momentum=0.9)), ('sgd', {}), ('sgd', dict(momentum=0.9, multi_precision=True)),
-    ('lars', dict(momentum=0.9)), ('lars', {}), ('lamb', {})])
-# (not LAMB with multi_precision: MXNet 1.9.1's multi_mp_lamb_update and its one-weight
-# mp_lamb_update_phase1/2 disagree by up to 0.17 after three steps; this package gives
-# the same numbers as 1.9.1 on both paths)
+    ('lars', dict(momentum=0.9)), ('lars', {}), ('lamb', {}), ('lamb', dict(multi_precision=True))])
 def test_aggregated_update_equals_one_by_one(name, kwargs):
     shapes = [(3, 4), (5,), (2, 2), (6,), (4, 1)]
     weights, grads = _random_problem(21, shapes=shapes)
@@ -380,8 +377,27 @@ def test_aggregated_update_equals_one_by_one(name, kwargs):
         for step_grads in grads:
             updater(list(range(len(ws))), [mx.nd.array(g, dtype=dtype) for g in step_grads], ws)
         results.append([w.asnumpy() for w in ws])
+    tolerance = dict(rtol=1e-3, atol=1e-3) if dtype == 'float16' else dict(rtol=1e-5, atol=1e-6)
     for aggregated, single in zip(*results):
-        np.testing.assert_allclose(aggregated, single, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(aggregated, single, **tolerance)
+
+
+def test_lamb_multi_precision_one_weight_path_keeps_master_copy_current():
+    # MXNet 1.9.1 left the float32 master copy at its first value on this path, so every
+    # step restarted from the initial weights; its first step is kept bit for bit.
+    with environment('MXNET_OPTIMIZER_AGGREGATION_SIZE', '1'):
+        opt = mx.optimizer.LAMB(learning_rate=0.1, multi_precision=True)
+    updater = mx.optimizer.get_updater(opt)
+    w = mx.nd.array([0.5, -0.25, 1.0, 0.75], dtype='float16')
+    g = mx.nd.array([0.4, 0.1, -0.9, 0.2], dtype='float16')
+    seen = []
+    for _ in range(2):
+        updater(0, g, w)
+        seen.append(w.asnumpy().view(np.uint16).tolist())
+        master = updater.states[0][0]
+        np.testing.assert_array_equal(master.asnumpy().astype(np.float16), w.asnumpy())
+    assert seen[0] == [14056, 46360, 15430, 14708]  # MXNet 1.9.1's first step
+    assert seen[1] != seen[0]
 
 
 def test_aggregation_size_defaults():
@@ -580,6 +596,74 @@ def test_states_saved_by_mxnet_1_9_load_and_continue():
     # mom = 0.5 * mom - 0.1 * g; w += mom
     np.testing.assert_allclose(w.asnumpy(), [0.95 - 0.075, 2.05 + 0.075, 2.9 - 0.15], rtol=1e-6)
     assert opt._index_update_count == {0: 2}
+
+
+# ---- exact results of MXNet 1.9.1 ----
+# Weights [[0.5, -0.25, 1], [0.75, -1, 0.125]] and [0.3, -0.6] after three aggregated Updater
+# steps with the gradients below, printed by MXNet 1.9.1 as float32 (float16) bit patterns.
+_GOLDEN_W0 = [[[0.5, -0.25, 1.0], [0.75, -1.0, 0.125]], [0.3, -0.6]]
+_GOLDEN_GRADS = [[[[0.4, 0.1, -0.9], [0.2, -0.3, 0.8]], [0.7, -0.2]],
+                 [[[-0.5, 0.6, 0.3], [0.9, 0.1, -0.4]], [-0.1, 0.5]],
+                 [[[0.2, -0.7, 0.5], [-0.6, 0.4, 0.2]], [0.3, 0.8]]]
+_GOLDEN = [
+    ('sgd', {'momentum': 0.9, 'wd': 0.01, 'clip_gradient': 0.6, 'rescale_grad': 0.5},
+     [[1056899177, 3196174211, 1065405917, 1061013287, 3212808754, 1039099047],
+      [1049911400, 3206221668]]),
+    ('nag', {'momentum': 0.9, 'wd': 0.01},
+     [[1056816789, 3196267463, 1065458118, 1060815580, 3212823308, 1037427400],
+      [1049337847, 3206484832]]),
+    ('adam', {'learning_rate': 0.01, 'wd': 0.01, 'clip_gradient': 0.6},
+     [[1056652151, 3196682011, 1065439152, 1060822175, 3212642614, 1038273011],
+      [1049514549, 3206147237]]),
+    ('rmsprop', {'centered': True, 'wd': 0.01, 'clip_weights': 0.9},
+     [[1056786491, 3196493930, 1063675494, 1060931017, 3211136833, 1039248673],
+      [1049932085, 3206117801]]),
+    ('lamb', {'wd': 0.01, 'learning_rate': 0.01},
+     [[1056713134, 3196576236, 1065441524, 1060737380, 3212799624, 1037311402],
+      [1049768545, 3206197380]]),
+    ('lars', {'momentum': 0.9,
+ 'wd': 0.01,
+ 'learning_rate': 0.1,
+ 'param_idx2name': {0: 'a_weight', 1: 'a_bias'}},
+     [[1056963026, 3196062293, 1065354524, 1061155408, 3212836394, 1040159667],
+      [1036737998, 3208152666]]),
+    ('ftml', {'wd': 0.01},
+     [[1056768113, 3196463234, 1065377409, 1060926234, 3212824692, 1039113735],
+      [1049842322, 3206217946]]),
+    ('adamax', {'wd': 0.01},
+     [[1056902430, 3196164240, 1065374394, 1061098705, 3212799515, 1039801196],
+      [1050131962, 3206120170]]),
+    ('nadam', {'wd': 0.01},
+     [[1056941552, 3196101049, 1065356091, 1061134158, 3212835602, 1040059328],
+      [1050215667, 3206141583]]),
+    ('adagrad', {'wd': 0.01},
+     [[1056786048, 3196470274, 1065368932, 1060915151, 3212842808, 1039147744],
+      [1049831621, 3206250154]]),
+    ('adadelta', {'wd': 0.01},
+     [[1056321536, 3196093459, 1064818562, 1060576814, 3212450577, 1038760440],
+      [1049496557, 3206152625]]),
+    ('ftrl', {'wd': 0.01},
+     [[1040656535, 3171058810, 1056318691, 1035377746, 3195444258, 1018026944],
+      [1032887753, 3189725508]]),
+    ('signum', {'wd': 0.01, 'wd_lh': 0.01},
+     [[1056624064, 3196392575, 1065434560, 1060651871, 3212664109, 1036156230],
+      [1049244171, 3206290746]]),
+    ('sgd', {'momentum': 0.9, 'multi_precision': True, 'learning_rate': 0.1},
+     [[14199, 46371, 15500, 14510, 48082, 43156], [11867, 47556]]),
+]
+
+
+@pytest.mark.parametrize('name,kwargs,bits', _GOLDEN,
+                         ids=['%s-%d' % (g[0], i) for i, g in enumerate(_GOLDEN)])
+def test_results_equal_mxnet_1_9_bit_for_bit(name, kwargs, bits):
+    dtype = 'float16' if kwargs.get('multi_precision') else 'float32'
+    with environment('MXNET_OPTIMIZER_AGGREGATION_SIZE', '4'):
+        updater = mx.optimizer.get_updater(mx.optimizer.create(name, **kwargs))
+    ws = [mx.nd.array(w, dtype=dtype) for w in _GOLDEN_W0]
+    for grads in _GOLDEN_GRADS:
+        updater([0, 1], [mx.nd.array(g, dtype=dtype) for g in grads], ws)
+    view = np.uint16 if dtype == 'float16' else np.uint32
+    assert [w.asnumpy().ravel().view(view).tolist() for w in ws] == bits
 
 
 # ---- schedulers (values printed by MXNet 1.9.1 for the same arguments) ----
