@@ -7,3 +7,4 @@ from . import data  # noqa: F401
 from . import contrib  # noqa: F401
 from . import loss  # noqa: F401
 from . import rnn  # noqa: F401
+from . import nn  # noqa: F401

@@ -1,2 +1,3 @@
 """gluon.contrib: layers and data utilities outside the core API."""
 from . import data  # noqa: F401
+from . import nn  # noqa: F401
