@@ -625,6 +625,8 @@ def test_sequential_indexing_slicing_and_length():
     assert tail.prefix == 'net_' and tail[1] is net[2]
     out, _ = run(net, det((2, 4)))
     assert_almost_equal(tail(net[0](mx.nd.array(det((2, 4))))).asnumpy(), out)
+    net.hybridize()
+    assert_almost_equal(net(mx.nd.array(det((2, 4)))).asnumpy(), out)
 
 
 def test_sequential_hybridize_warns_when_all_children_are_hybrid():
