@@ -8,3 +8,4 @@ from . import contrib  # noqa: F401
 from . import nn  # noqa: F401
 from . import loss  # noqa: F401
 from . import rnn  # noqa: F401
+from . import model_zoo  # noqa: F401
