@@ -17,8 +17,10 @@ void ExampleTable::KeepPart(int num_parts, int part_index, const char* iter_name
   CHECK(part_index >= 0 && part_index < num_parts)
       << iter_name << ": part_index must be in [0, num_parts=" << num_parts << "), given "
       << part_index;
-  size_t begin = num_examples * part_index / num_parts;
-  size_t end = num_examples * (part_index + 1) / num_parts;
+  KeepRows(num_examples * part_index / num_parts, num_examples * (part_index + 1) / num_parts);
+}
+
+void ExampleTable::KeepRows(size_t begin, size_t end) {
   data.assign(data.begin() + begin * DataSize(), data.begin() + end * DataSize());
   label.assign(label.begin() + begin * LabelSize(), label.begin() + end * LabelSize());
   ids.assign(ids.begin() + begin, ids.begin() + end);

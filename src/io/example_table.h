@@ -24,6 +24,8 @@ struct ExampleTable {
   size_t LabelSize() const { return label_shape.Size(); }
   /*! \brief Keep only rows [n*part/parts, n*(part+1)/parts). */
   void KeepPart(int num_parts, int part_index, const char* iter_name);
+  /*! \brief Keep only rows [begin, end). */
+  void KeepRows(size_t begin, size_t end);
   /*! \brief Reorder rows with a seeded permutation. */
   void Shuffle(unsigned seed);
 };

@@ -76,7 +76,7 @@ DataIter* CreateCSVIter(const IterKwargs& kwargs) {
   CHECK_GT(param.batch_size, 0) << "CSVIter: batch_size must be > 0, given " << param.batch_size;
   int dtype = prefetch.dtype.has_value() ? prefetch.dtype.value() : kFloat32;
   CHECK(dtype == kFloat32 || dtype == kInt32 || dtype == kInt64)
-      << "CSVIter: dtype must be float32, int32 or int64 (given code " << dtype << ")";
+      << "CSVIter: dtype must be float32, int32 or int64, given " << DTypeArgName(dtype);
   ExampleTable table;
   table.data_shape = param.data_shape;
   table.label_shape = param.label_shape;

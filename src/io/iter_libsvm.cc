@@ -37,9 +37,11 @@ DMLC_REGISTER_PARAMETER(LibSVMParam);
 /*! \brief Dense rows of width `width` from LibSVM text; labels (the leading value of each
  *  line) go to *labels when not null. */
 std::vector<double> ReadLibSVMRows(const std::string& path, size_t width, const char* arg,
-                                   std::vector<double>* labels, size_t* num_rows) {
+                                   std::vector<double>* labels, size_t* num_rows,
+                                   std::vector<size_t>* line_starts, size_t* total_bytes) {
   std::vector<double> values;
   *num_rows = 0;
+  *total_bytes = 0;
   for (const std::string& file : ListDataFiles(path, "LibSVMIter", arg)) {
     std::string text = ReadWholeFile(file, "LibSVMIter");
     size_t pos = 0, line_no = 0;
@@ -50,6 +52,7 @@ std::vector<double> ReadLibSVMRows(const std::string& path, size_t width, const 
       pos = eol + 1;
       ++line_no;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      line_starts->push_back(*total_bytes + (pos - line.size() - 1));
       const char* p = line.c_str();
       char* end = nullptr;
       double label = std::strtod(p, &end);
@@ -77,8 +80,27 @@ std::vector<double> ReadLibSVMRows(const std::string& path, size_t width, const 
       }
       ++*num_rows;
     }
+    *total_bytes += text.size();
   }
   return values;
+}
+
+/*! \brief Keep the rows of part part_index when the text is cut into num_parts equal byte
+ *  ranges, a line belonging to the range its first byte follows (MXNet 1.9.1's split of
+ *  text input, so parts hold the same rows as there; they are not of equal row counts). */
+void KeepByteRangePart(ExampleTable* table, const std::vector<size_t>& line_starts,
+                       size_t total_bytes, int num_parts, int part_index) {
+  CHECK_GE(num_parts, 1) << "LibSVMIter: num_parts must be >= 1, given " << num_parts;
+  CHECK(part_index >= 0 && part_index < num_parts)
+      << "LibSVMIter: part_index must be in [0, num_parts=" << num_parts << "), given "
+      << part_index;
+  size_t step = (total_bytes + num_parts - 1) / num_parts;
+  auto part_of = [&](size_t start) { return start == 0 ? 0 : (start - 1) / step; };
+  size_t begin = 0, end = 0;
+  while (begin < line_starts.size() && part_of(line_starts[begin]) < size_t(part_index)) ++begin;
+  end = begin;
+  while (end < line_starts.size() && part_of(line_starts[end]) == size_t(part_index)) ++end;
+  table->KeepRows(begin, end);
 }
 
 DataIter* CreateLibSVMIter(const IterKwargs& kwargs) {
@@ -100,19 +122,22 @@ DataIter* CreateLibSVMIter(const IterKwargs& kwargs) {
                                    << "value per line; label_shape must be (1,), given "
                                    << param.label_shape;
   }
+  std::vector<size_t> line_starts, label_line_starts;
+  size_t total_bytes = 0, label_bytes = 0;
   table.data = ReadLibSVMRows(param.data_libsvm, table.DataSize(), "data_shape",
-                              labels_in_data ? &table.label : nullptr, &table.num_examples);
+                              labels_in_data ? &table.label : nullptr, &table.num_examples,
+                              &line_starts, &total_bytes);
   if (!labels_in_data) {
     size_t label_rows = 0;
     table.label = ReadLibSVMRows(param.label_libsvm, table.LabelSize(), "label_shape",
-                                 nullptr, &label_rows);
+                                 nullptr, &label_rows, &label_line_starts, &label_bytes);
     CHECK_EQ(label_rows, table.num_examples)
         << "LibSVMIter: data_libsvm '" << param.data_libsvm << "' has " << table.num_examples
         << " rows but label_libsvm '" << param.label_libsvm << "' has " << label_rows;
   }
   table.ids.resize(table.num_examples);
   for (size_t i = 0; i < table.num_examples; ++i) table.ids[i] = i;
-  table.KeepPart(param.num_parts, param.part_index, "LibSVMIter");
+  KeepByteRangePart(&table, line_starts, total_bytes, param.num_parts, param.part_index);
   auto loader = std::make_unique<TableBatchLoader>(
       std::move(table), param.batch_size,
       param.round_batch ? LastBatch::kRoundRobin : LastBatch::kPad);

@@ -37,7 +37,8 @@ NDArray ToNDArray(const std::vector<double>& v, const TShape& shape, int dtype) 
     case kInt8: return FromValues<int8_t>(v, shape, dtype);
     case kInt32: return FromValues<int32_t>(v, shape, dtype);
     case kInt64: return FromValues<int64_t>(v, shape, dtype);
-    default: LOG(FATAL) << "data iterator: output dtype " << dtype << " is not supported";
+    default: LOG(FATAL) << "data iterator: output dtype " << DTypeArgName(dtype)
+                        << " is not supported";
   }
   return NDArray();
 }

@@ -40,6 +40,21 @@ struct PrefetchParam : public dmlc::Parameter<PrefetchParam> {
   }
 };
 
+/*! \brief The name PrefetchParam's dtype argument gives a dtype code. */
+inline const char* DTypeArgName(int dtype) {
+  switch (dtype) {
+    case kFloat32: return "float32";
+    case kFloat64: return "float64";
+    case kFloat16: return "float16";
+    case kUint8: return "uint8";
+    case kInt8: return "int8";
+    case kInt32: return "int32";
+    case kInt64: return "int64";
+    case 12: return "bfloat16";
+    default: return "unknown";
+  }
+}
+
 class PrefetchingDataIter : public DataIter {
  public:
   /*! \brief Starts the worker thread; out_dtype is the dtype of data and label batches. */
