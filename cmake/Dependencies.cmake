@@ -71,3 +71,7 @@ if(USE_CUDA)
 elseif(USE_CUDNN OR USE_NCCL)
   message(FATAL_ERROR "USE_CUDNN and USE_NCCL need USE_CUDA=ON")
 endif()
+
+# gzip-compressed data files (MNISTIter idx files)
+find_package(ZLIB REQUIRED)
+list(APPEND MXNET_DEP_LIBS ZLIB::ZLIB)

@@ -511,6 +511,36 @@ typedef int (*CustomOpPropCreator)(const char* /*op_type*/, const int /*num_kwar
  */
 MXNET_DLL int MXCustomOpRegister(const char* op_type, CustomOpPropCreator creator);
 
+/* ---------------------------------------------------------------- data iterators */
+
+/*! \brief The registered data iterators (MNISTIter, CSVIter, LibSVMIter, ...) as creators. */
+MXNET_DLL int MXListDataIters(uint32_t* out_size, DataIterCreator** out_array);
+/*! \brief Name, description and arguments (names, type strings, descriptions) of an
+ *  iterator; the strings live as long as the library. */
+MXNET_DLL int MXDataIterGetIterInfo(DataIterCreator creator, const char** name,
+                                    const char** description, uint32_t* num_args,
+                                    const char*** arg_names, const char*** arg_type_infos,
+                                    const char*** arg_descriptions);
+/*! \brief Create an iterator from string arguments; bad files or arguments fail here.
+ *  Release it with MXDataIterFree. */
+MXNET_DLL int MXDataIterCreateIter(DataIterCreator handle, uint32_t num_param, const char** keys,
+                                   const char** vals, DataIterHandle* out);
+/*! \brief Stop the iterator's prefetching thread and release it. */
+MXNET_DLL int MXDataIterFree(DataIterHandle handle);
+/*! \brief Move to the next batch: *out is 1, or 0 at the end of the epoch. */
+MXNET_DLL int MXDataIterNext(DataIterHandle handle, int* out);
+/*! \brief Start a new epoch (may be called mid-epoch). */
+MXNET_DLL int MXDataIterBeforeFirst(DataIterHandle handle);
+/*! \brief The current batch's data as a new NDArray handle (free with MXNDArrayFree). */
+MXNET_DLL int MXDataIterGetData(DataIterHandle handle, NDArrayHandle* out);
+/*! \brief The example indices of the current batch; valid until the next MXDataIterNext. */
+MXNET_DLL int MXDataIterGetIndex(DataIterHandle handle, uint64_t** out_index,
+                                 uint64_t* out_size);
+/*! \brief The number of padding examples at the end of the current batch. */
+MXNET_DLL int MXDataIterGetPadNum(DataIterHandle handle, int* pad);
+/*! \brief The current batch's label as a new NDArray handle (free with MXNDArrayFree). */
+MXNET_DLL int MXDataIterGetLabel(DataIterHandle handle, NDArrayHandle* out);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

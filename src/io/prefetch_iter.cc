@@ -1,0 +1,142 @@
+// PrefetchingDataIter: worker thread and hand-over (see prefetch_iter.h).
+#include "io/prefetch_iter.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "mxnet/half.h"
+
+namespace mxnet {
+namespace io {
+
+DMLC_REGISTER_PARAMETER(PrefetchParam);
+
+namespace {
+
+template <typename T>
+NDArray FromValues(const std::vector<double>& v, const TShape& shape, int dtype) {
+  std::vector<T> buf(v.size());
+  for (size_t i = 0; i < v.size(); ++i) buf[i] = static_cast<T>(v[i]);
+  NDArray out(shape, Context::CPU(), false, dtype);
+  out.SyncCopyFromCPU(buf.data(), buf.size());
+  return out;
+}
+
+NDArray ToNDArray(const std::vector<double>& v, const TShape& shape, int dtype) {
+  switch (dtype) {
+    case kFloat32: return FromValues<float>(v, shape, dtype);
+    case kFloat64: return FromValues<double>(v, shape, dtype);
+    case kFloat16: {
+      std::vector<float> f(v.begin(), v.end());
+      std::vector<half_t> buf(f.begin(), f.end());
+      NDArray out(shape, Context::CPU(), false, dtype);
+      out.SyncCopyFromCPU(buf.data(), buf.size());
+      return out;
+    }
+    case kUint8: return FromValues<uint8_t>(v, shape, dtype);
+    case kInt8: return FromValues<int8_t>(v, shape, dtype);
+    case kInt32: return FromValues<int32_t>(v, shape, dtype);
+    case kInt64: return FromValues<int64_t>(v, shape, dtype);
+    default: LOG(FATAL) << "data iterator: output dtype " << DTypeArgName(dtype)
+                        << " is not supported";
+  }
+  return NDArray();
+}
+
+}  // namespace
+
+PrefetchingDataIter::PrefetchingDataIter(std::unique_ptr<BatchSource> source, size_t capacity,
+                                         int out_dtype)
+    : source_(std::move(source)), capacity_(std::max<size_t>(capacity, 1)), dtype_(out_dtype) {
+  data_shape_ = source_->DataShape();
+  label_shape_ = source_->LabelShape();
+  worker_ = std::thread([this] { WorkerLoop(); });
+}
+
+PrefetchingDataIter::~PrefetchingDataIter() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+void PrefetchingDataIter::WorkerLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    cv_.wait(lock, [this] {
+      return stop_ || worker_epoch_ != epoch_ ||
+             (!epoch_done_ && !error_ && queue_.size() < capacity_);
+    });
+    if (stop_) return;
+    uint64_t epoch = epoch_;
+    bool restart = worker_epoch_ != epoch;
+    lock.unlock();
+    // The source is touched by this thread only, outside the lock.
+    HostBatch batch;
+    bool have = false;
+    std::exception_ptr err;
+    try {
+      if (restart) source_->BeforeFirst();
+      have = source_->Next(&batch);
+    } catch (...) {
+      err = std::current_exception();
+    }
+    lock.lock();
+    if (restart) {
+      worker_epoch_ = epoch;
+      epoch_done_ = false;
+    }
+    if (epoch_ != worker_epoch_) continue;  // reset while producing: the batch is stale
+    if (err) {
+      error_ = err;
+    } else if (have) {
+      queue_.push_back(std::move(batch));
+    } else {
+      epoch_done_ = true;
+    }
+    cv_.notify_all();
+  }
+}
+
+void PrefetchingDataIter::BeforeFirst() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++epoch_;
+    queue_.clear();
+    epoch_done_ = false;
+    error_ = nullptr;
+  }
+  cv_.notify_all();
+}
+
+bool PrefetchingDataIter::Next() {
+  HostBatch batch;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] {
+      return worker_epoch_ == epoch_ && (!queue_.empty() || epoch_done_ || error_);
+    });
+    if (queue_.empty()) {
+      if (error_) {
+        std::exception_ptr err = error_;
+        error_ = nullptr;
+        epoch_done_ = true;  // a failed epoch ends; BeforeFirst starts a new one
+        std::rethrow_exception(err);
+      }
+      return false;
+    }
+    batch = std::move(queue_.front());
+    queue_.pop_front();
+  }
+  cv_.notify_all();
+  data_ = ToNDArray(batch.data, data_shape_, dtype_);
+  label_ = ToNDArray(batch.label, label_shape_, dtype_);
+  index_ = std::move(batch.index);
+  pad_ = batch.pad;
+  return true;
+}
+
+}  // namespace io
+}  // namespace mxnet
