@@ -14,7 +14,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q numpy pytest requests
+.venv/bin/pip install -q numpy pytest requests tqdm
 # Paths inside the compiler commands differ between clones; let ccache ignore them.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 # Build once: the wheel (libmxnet.so and the extension) and, in the same CMake build folder
