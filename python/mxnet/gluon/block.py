@@ -4,6 +4,7 @@ HybridBlocks run imperatively here with F = mx.nd: `hybridize()` is accepted and
 and the graph executor that makes it real comes with Symbol support. Deferred parameter
 shapes are completed from the actual inputs by each layer's `infer_shape`.
 """
+import json
 import re
 import threading
 import warnings
@@ -282,6 +283,57 @@ class Block(object):
         """Passes the hybridize request on to the children that are HybridBlocks."""
         for child in self._children.values():
             child.hybridize(active, **kwargs)
+
+    def save(self, prefix):
+        """Writes `prefix-model.json` (the block tree: each block's name, its children's
+        names and whether it is hybridized) and `prefix-model.params`, as MXNet 1.9 does,
+        for `load` on a block of the same structure. Graphs of hybridized blocks are not
+        written yet: they need the symbolic graph."""
+        model = {}
+        counter = [0]
+
+        def describe(block, into):
+            entry = {'orig_name': block.name}
+            into['%s%d' % (type(block).__name__.lower(), counter[0])] = entry
+            if isinstance(block, HybridBlock):
+                entry['hybridized'] = False
+            entry['children'] = {}
+            for key, child in block._children.items():
+                counter[0] += 1
+                entry['children'][child.name] = key
+                describe(child, entry)
+        describe(self, model)
+        with open(prefix + '-model.json', 'w') as f:
+            json.dump(model, f)
+        self.save_parameters(prefix + '-model.params')
+
+    def load(self, prefix):
+        """Reads what `save` wrote into this block (same structure): block names, child
+        keys and parameter names become the saved ones, then the parameters load."""
+        with open(prefix + '-model.json') as f:
+            model = json.load(f)
+        counter = [0]
+
+        def restore(block, into):
+            key = '%s%d' % (type(block).__name__.lower(), counter[0])
+            if key not in into:
+                raise InvalidConfigError("load: %s-model.json has no entry %s for %s '%s'; "
+                                         "the saved block tree differs from this one"
+                                         % (prefix, key, type(block).__name__, block.name))
+            entry = into[key]
+            block._name = entry['orig_name']
+            renamed = OrderedDict()
+            for name, param in block.params._params.items():
+                renamed[block.name + '_' + name[len(block.params.prefix):]] = param
+            block.params._params = renamed
+            for child in block._children.values():
+                counter[0] += 1
+                restore(child, entry)
+            saved_keys = entry.get('children', {})
+            block._children = OrderedDict(
+                (saved_keys.get(child.name, k), child) for k, child in block._children.items())
+        restore(self, model)
+        self.load_parameters(prefix + '-model.params')
 
     def cast(self, dtype):
         """Casts all parameters of this block and its descendants to `dtype`."""

@@ -216,3 +216,40 @@ def test_zero_grad_and_setattr():
     assert all(p.grad().abs().sum().asscalar() == 0 for p in params.values())
     params.setattr('lr_mult', 0.5)
     assert all(p.lr_mult == 0.5 for p in params.values())
+
+
+def test_block_save_and_load_restore_names_and_values(tmp_path):
+    class Chain(gluon.Block):
+        def __init__(self, **kwargs):
+            super(Chain, self).__init__(**kwargs)
+
+        def add(self, block):
+            self._children[block.name + str(len(self._children))] = block
+
+        def forward(self, x):
+            for block in self._children.values():
+                x = block(x)
+            return x
+
+    def build():
+        inner = Chain()
+        inner.add(Lin(4))
+        outer = Chain()
+        outer.add(inner)
+        outer.add(Lin(2))
+        return outer
+    net = build()
+    net.initialize(mx.init.Normal())
+    x = mx.nd.array(np.random.rand(3, 5))
+    y = net(x)
+    prefix = str(tmp_path / 'model')
+    net.save(prefix)
+    import json
+    with open(prefix + '-model.json') as f:
+        tree = json.load(f)
+    (root,) = tree.values()
+    assert root['orig_name'] == net.name and len(root['children']) == 2
+    other = build()  # created later, so its blocks have other names
+    other.load(prefix)
+    assert other.name == net.name
+    np.testing.assert_allclose(other(x).asnumpy(), y.asnumpy(), rtol=1e-6)
