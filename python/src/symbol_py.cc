@@ -5,37 +5,32 @@
 
 #include "nnvm/graph_json.h"
 #include "nnvm/op.h"
+#include "nnvm/symbol.h"
 #include "py_common.h"
 
 namespace mxnet {
-namespace {
 
-/*! \brief A symbol: the entries of a graph it outputs (the graph is owned through them). */
-struct SymbolHandle {
-  std::vector<nnvm::NodeEntry> heads;
-};
-
-}  // namespace
+using SymbolHandle = nnvm::Symbol;
 
 void DefineSymbol(py::module_& m) {
   py::class_<SymbolHandle>(m, "SymbolHandle")
-      .def("tojson", [](const SymbolHandle& s) { return nnvm::SaveJSON(s.heads); })
+      .def("tojson", [](const SymbolHandle& s) { return nnvm::SaveJSON(s.outputs); })
       .def("list_arguments",
-           [](const SymbolHandle& s) { return nnvm::ListVariableNames(s.heads, false); })
+           [](const SymbolHandle& s) { return nnvm::ListVariableNames(s.outputs, false); })
       .def("list_auxiliary_states",
-           [](const SymbolHandle& s) { return nnvm::ListVariableNames(s.heads, true); })
-      .def("list_outputs", [](const SymbolHandle& s) { return nnvm::ListOutputNames(s.heads); })
+           [](const SymbolHandle& s) { return nnvm::ListVariableNames(s.outputs, true); })
+      .def("list_outputs", [](const SymbolHandle& s) { return nnvm::ListOutputNames(s.outputs); })
       .def("head_names",
            [](const SymbolHandle& s) {
              std::vector<std::string> names;
-             for (const nnvm::NodeEntry& h : s.heads) names.push_back(h.node->attrs.name);
+             for (const nnvm::NodeEntry& h : s.outputs) names.push_back(h.node->attrs.name);
              return names;
            })
       .def("head_attrs", [](const SymbolHandle& s) {
         // kwargs of the single head node (Symbol.list_attr); empty for a group.
         std::map<std::string, std::string> attrs;
-        if (s.heads.size() == 1) attrs.insert(s.heads[0].node->attrs.dict.begin(),
-                                              s.heads[0].node->attrs.dict.end());
+        if (s.outputs.size() == 1) attrs.insert(s.outputs[0].node->attrs.dict.begin(),
+                                              s.outputs[0].node->attrs.dict.end());
         return attrs;
       });
 
