@@ -283,7 +283,31 @@ class Flatten(HybridBlock):
         return type(self).__name__
 
 
-class InstanceNorm(HybridBlock):
+class _AffineNorm(HybridBlock):
+    """What InstanceNorm, LayerNorm and GroupNorm share: gamma and beta of one length (the
+    channel axis's, found at the first forward when in_channels is 0), trainable unless
+    scale / center say otherwise."""
+
+    def _init_affine(self, length, scale, center, gamma_initializer, beta_initializer):
+        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
+                                     shape=(length,), init=gamma_initializer,
+                                     allow_deferred_init=True)
+        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
+                                    shape=(length,), init=beta_initializer,
+                                    allow_deferred_init=True)
+
+    def infer_shape(self, x, *args):
+        channels = _input_dim(self, x, self._axis)
+        self.gamma.shape = (channels,)
+        self.beta.shape = (channels,)
+
+    def __repr__(self):
+        return '{name}({content}, in_channels={channels})'.format(
+            name=type(self).__name__, content=_kwargs_repr(self._kwargs),
+            channels=self.gamma.shape[0])
+
+
+class InstanceNorm(_AffineNorm):
     """Normalizes each sample and channel over its spatial axes, then scales by gamma
     and shifts by beta (per channel; `axis` is the channel axis)."""
 
@@ -294,17 +318,7 @@ class InstanceNorm(HybridBlock):
         self._kwargs = {'eps': epsilon, 'axis': axis, 'center': center, 'scale': scale}
         self._axis = axis
         self._epsilon = epsilon
-        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True)
-
-    def infer_shape(self, x, *args):
-        channels = _input_dim(self, x, self._axis)
-        self.gamma.shape = (channels,)
-        self.beta.shape = (channels,)
+        self._init_affine(in_channels, scale, center, gamma_initializer, beta_initializer)
 
     def hybrid_forward(self, F, x, gamma, beta):
         if self._axis == 1:
@@ -314,13 +328,8 @@ class InstanceNorm(HybridBlock):
         return _call_op(self, F.InstanceNorm, x, gamma, beta, name='fwd',
                         eps=self._epsilon).swapaxes(1, self._axis)
 
-    def __repr__(self):
-        return '{name}({content}, in_channels={channels})'.format(
-            name=type(self).__name__, content=_kwargs_repr(self._kwargs),
-            channels=self.gamma.shape[0])
 
-
-class LayerNorm(HybridBlock):
+class LayerNorm(_AffineNorm):
     """Normalizes each sample over `axis` (default the last), then applies gamma and beta
     (of that axis's length)."""
 
@@ -333,29 +342,14 @@ class LayerNorm(HybridBlock):
         self._epsilon = epsilon
         self._center = center
         self._scale = scale
-        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True)
-
-    def infer_shape(self, data, *args):
-        channels = _input_dim(self, data, self._axis)
-        self.gamma.shape = (channels,)
-        self.beta.shape = (channels,)
+        self._init_affine(in_channels, scale, center, gamma_initializer, beta_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
         return _call_op(self, F.LayerNorm, data, gamma=gamma, beta=beta, axis=self._axis,
                         eps=self._epsilon)
 
-    def __repr__(self):
-        return '{name}({content}, in_channels={channels})'.format(
-            name=type(self).__name__, content=_kwargs_repr(self._kwargs),
-            channels=self.gamma.shape[0])
 
-
-class GroupNorm(HybridBlock):
+class GroupNorm(_AffineNorm):
     """Splits the channels (axis 1) into num_groups groups and normalizes each sample's
     group; gamma and beta have one value per group, as in MXNet 1.9.1."""
 
@@ -369,12 +363,10 @@ class GroupNorm(HybridBlock):
         self._epsilon = epsilon
         self._center = center
         self._scale = scale
-        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
-                                     shape=(num_groups,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
-                                    shape=(num_groups,), init=beta_initializer,
-                                    allow_deferred_init=True)
+        self._init_affine(num_groups, scale, center, gamma_initializer, beta_initializer)
+
+    # The group count fixes gamma and beta; nothing to learn from the input.
+    infer_shape = HybridBlock.infer_shape
 
     def hybrid_forward(self, F, data, gamma, beta):
         return _call_op(self, F.GroupNorm, data, gamma=gamma, beta=beta,
