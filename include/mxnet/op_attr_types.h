@@ -91,6 +91,10 @@ using FMutateInputs = std::function<std::vector<uint32_t>(const nnvm::NodeAttrs&
  *  such an input's memory with another node's output). list_arguments and
  *  list_auxiliary_states ignore this attribute. */
 using FWriteArguments = std::function<std::vector<uint32_t>(const nnvm::NodeAttrs&)>;
+/*! \brief Called when a symbol is composed (and for old JSON files) on each input that is a
+ *  variable, with its input index: sets default attrs such as BatchNorm's moving-mean init. */
+using FSetInputVarAttrOnCompose =
+    std::function<void(const nnvm::NodeAttrs& attrs, nnvm::ObjectPtr var, int index)>;
 /*! \brief Number of outputs visible to the user (the rest are internal). */
 using FNumVisibleOutputs = std::function<uint32_t(const nnvm::NodeAttrs&)>;
 /*! \brief An operator computed on NDArrays in the calling thread instead of a kernel pushed to

@@ -204,6 +204,8 @@ void RegisterVariant(const VariantDecl& d) {
         return std::vector<uint32_t>{batchnorm::kMovingMean, batchnorm::kMovingVar};
       })
       .set_attr<FWriteArguments>("FWriteArguments", BatchNormWrittenArguments)
+      .set_attr<FSetInputVarAttrOnCompose>("FSetInputVarAttrOnCompose",
+                                           MovingStatsInitOnCompose)
       .set_attr<FInferShape>("FInferShape", Delegate<FInferShape>("BatchNorm", "FInferShape"))
       .set_attr<FInferType>("FInferType", Delegate<FInferType>("BatchNorm", "FInferType"))
       .set_attr<FCompute>("FCompute<cpu>",
