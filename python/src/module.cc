@@ -6,6 +6,7 @@
 namespace mxnet {
 void DefineDLPack(py::module_& m, py::class_<NDArray>& cls);
 void DefineCustomOp(py::module_& m);
+void DefineKVStore(py::module_& m);
 }
 
 namespace mxnet {
@@ -70,4 +71,5 @@ PYBIND11_MODULE(_ffi, m) {
   mxnet::DefineDLPack(m, cls);
   mxnet::DefineSymbol(m);
   mxnet::DefineCustomOp(m);
+  mxnet::DefineKVStore(m);
 }
