@@ -106,6 +106,49 @@ void PushReduceSum(const std::vector<NDArray>& srcs, const NDArray& out, const R
       Context::CPU(), reads, {out.var()}, FnProperty::kCPUPrioritized, priority, "KVStoreReduce");
 }
 
+void PushCopyToAll(const NDArray& src, const std::vector<NDArray*>& dst, const ReduceConfig& cfg,
+                   int priority) {
+  // One engine op copies src into every CPU output of its dtype (big arrays by cfg.nthreads
+  // threads); the others, and outputs sharing src's memory, go through CopyFromTo.
+  std::vector<NDArray> targets;
+  std::vector<VarHandle> writes;
+  for (NDArray* d : dst) {
+    CHECK_EQ(d->shape(), src.shape()) << "KVStore.pull: the output has shape " << d->shape()
+                                      << ", the value of the key " << src.shape();
+    if (src.ctx().dev_mask() == Context::kCPU && d->ctx().dev_mask() == Context::kCPU &&
+        d->dtype() == src.dtype() && d->var() != src.var()) {
+      const bool seen = std::any_of(targets.begin(), targets.end(), [d](const NDArray& t) {
+        return t.chunk_id() == d->chunk_id() && t.byte_offset() == d->byte_offset();
+      });
+      if (seen) continue;  // the same output twice: one copy
+      targets.push_back(*d);
+      writes.push_back(d->var());
+    } else {
+      CopyFromTo(src, *d, priority);
+    }
+  }
+  if (targets.empty()) return;
+  Engine::Get()->PushSync(
+      [src, targets, cfg](RunContext) {
+        const char* from = static_cast<const char*>(src.data().dptr_);
+        const int64_t bytes = static_cast<int64_t>(src.shape().Size() * DTypeSize(src.dtype()));
+        std::vector<char*> to;
+        for (const NDArray& t : targets) to.push_back(static_cast<char*>(t.data().dptr_));
+        const int64_t step = int64_t{1} << 20;
+        const int64_t nchunk = (bytes + step - 1) / step;
+        const bool parallel = bytes / 4 >= cfg.bigarray_bound && cfg.nthreads > 1;
+#pragma omp parallel for schedule(static) num_threads(cfg.nthreads) if (parallel) collapse(2)
+        for (int64_t k = 0; k < static_cast<int64_t>(to.size()); ++k) {
+          for (int64_t c = 0; c < nchunk; ++c) {
+            const int64_t begin = c * step;
+            std::memcpy(to[k] + begin, from + begin, std::min(step, bytes - begin));
+          }
+        }
+      },
+      Context::CPU(), {src.var()}, writes, FnProperty::kCPUPrioritized, priority,
+      "KVStoreBroadcast");
+}
+
 namespace {
 
 // An engine op that sets a (CPU) array to zero.
@@ -153,7 +196,7 @@ class CommCPU : public Comm {
 
   void Broadcast(int key, const NDArray& src, const std::vector<NDArray*>& dst,
                  int priority) override {
-    for (NDArray* d : dst) CopyFromTo(src, *d, priority);
+    PushCopyToAll(src, dst, cfg_, priority);
   }
 
  private:
@@ -190,7 +233,7 @@ class CommDevice : public Comm {
 
   void Broadcast(int key, const NDArray& src, const std::vector<NDArray*>& dst,
                  int priority) override {
-    for (NDArray* d : dst) CopyFromTo(src, *d, priority);
+    PushCopyToAll(src, dst, cfg_, priority);
   }
 
  private:

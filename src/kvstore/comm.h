@@ -27,6 +27,10 @@ struct ReduceConfig {
 void PushReduceSum(const std::vector<NDArray>& srcs, const NDArray& out, const ReduceConfig& cfg,
                    int priority);
 
+/*! \brief Copy src into every dst, as engine ops (one op for the CPU outputs of src's dtype). */
+void PushCopyToAll(const NDArray& src, const std::vector<NDArray*>& dst, const ReduceConfig& cfg,
+                   int priority);
+
 class Comm {
  public:
   virtual ~Comm() = default;

@@ -3,6 +3,7 @@
 
 #include <dmlc/logging.h>
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -10,28 +11,48 @@ namespace mxnet {
 namespace kvstore {
 namespace {
 
-// Bit masks for position i % 4 inside a byte: both bits for +t, the high one for -t.
-constexpr uint8_t kPosBits[4] = {0xc0, 0x30, 0x0c, 0x03};
-constexpr uint8_t kNegBits[4] = {0x80, 0x20, 0x08, 0x02};
-// Blocks per OpenMP chunk; small arrays stay on one thread.
-constexpr int64_t kParallelBlocks = 4096;
 
-void QuantizeBlock(const float* grad, float* residual, float* out_word, int64_t start,
-                   int64_t end, float threshold) {
-  uint8_t bytes[4] = {0, 0, 0, 0};
-  for (int64_t i = start; i < end; ++i) {
-    const int64_t j = i - start;
-    float r = residual[i] + grad[i];
-    if (r >= threshold) {
-      bytes[j >> 2] |= kPosBits[j & 3];
-      r -= threshold;
-    } else if (r <= -threshold) {
-      bytes[j >> 2] |= kNegBits[j & 3];
-      r += threshold;
-    }
-    residual[i] = r;
+// Elements quantized per step: residuals and codes first (a plain loop of selects that the
+// compiler vectorizes), then the codes packed 16 to a word. The arithmetic is MXNet's:
+// r = residual + grad; r >= t sends +t (r - t), r <= -t sends -t (r - (-t)), else 0.
+constexpr int64_t kChunk = 1024;
+
+inline uint32_t Bits(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return u;
+}
+
+inline float FromBits(uint32_t u) {
+  float x;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+void QuantizeChunk(const float* __restrict grad, float* __restrict residual,
+                   uint8_t* __restrict codes, int64_t len, float threshold) {
+  for (int64_t j = 0; j < len; ++j) {
+    const float r = residual[j] + grad[j];
+    // Quiet comparisons and bit masks instead of branches, so the loop vectorizes; the
+    // stored residual is exactly r - t, r + t or r.
+    const uint32_t pos = 0u - static_cast<uint32_t>(__builtin_isgreaterequal(r, threshold));
+    const uint32_t neg =
+        (0u - static_cast<uint32_t>(__builtin_islessequal(r, -threshold))) & ~pos;
+    residual[j] = FromBits((Bits(r - threshold) & pos) | (Bits(r + threshold) & neg) |
+                           (Bits(r) & ~(pos | neg)));
+    codes[j] = static_cast<uint8_t>((pos & 3u) | (neg & 2u));
   }
-  std::memcpy(out_word, bytes, 4);
+}
+
+// Element j of a word: byte j / 4 (lowest address first), bit pair j % 4 from the top.
+void PackWords(const uint8_t* codes, int64_t len, float* out) {
+  for (int64_t w = 0; w * 16 < len; ++w) {
+    uint8_t bytes[4] = {0, 0, 0, 0};
+    for (int64_t j = w * 16; j < std::min(len, w * 16 + 16); ++j) {
+      bytes[(j & 15) >> 2] |= static_cast<uint8_t>(codes[j] << (6 - 2 * (j & 3)));
+    }
+    std::memcpy(out + w, bytes, 4);
+  }
 }
 
 void CheckFloat32Cpu(const NDArray& a, const char* what) {
@@ -45,24 +66,38 @@ void CheckFloat32Cpu(const NDArray& a, const char* what) {
 }  // namespace
 
 void Quantize2Bit(const float* grad, float* residual, float* out, int64_t n, float threshold) {
-  const int64_t blocks = TwoBitCompressedSize(n);
-#pragma omp parallel for schedule(static) if (blocks >= 2 * kParallelBlocks)
-  for (int64_t b = 0; b < blocks; ++b) {
-    const int64_t start = b * 16;
-    const int64_t end = start + 16 <= n ? start + 16 : n;
-    QuantizeBlock(grad, residual, out + b, start, end, threshold);
+  const int64_t nchunk = (n + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) if (nchunk >= 32)
+  for (int64_t c = 0; c < nchunk; ++c) {
+    const int64_t start = c * kChunk, len = std::min(kChunk, n - start);
+    uint8_t codes[kChunk];
+    QuantizeChunk(grad + start, residual + start, codes, len, threshold);
+    PackWords(codes, len, out + start / 16);
   }
 }
 
 void Dequantize2Bit(const float* in, float* out, int64_t n, float threshold) {
   const uint8_t* bytes = reinterpret_cast<const uint8_t*>(in);
-#pragma omp parallel for schedule(static) if (n >= 32 * kParallelBlocks)
-  for (int64_t i = 0; i < n; ++i) {
-    const uint8_t byte = bytes[(i >> 4) * 4 + ((i & 15) >> 2)];
-    const uint8_t masked = byte & kPosBits[i & 3];
-    out[i] = masked == kPosBits[i & 3] ? threshold
-             : masked == kNegBits[i & 3] ? -threshold
-                                          : 0.0f;
+  // A pair reads +t when both bits are set (11), -t when only the high one is (10), else 0.
+  const float value[4] = {0.0f, 0.0f, -threshold, threshold};  // by code: 00, 01, 10, 11
+  auto expand = [&value](uint32_t word, float* dst, int len) {
+    for (int j = 0; j < len; ++j) {
+      dst[j] = value[(word >> (8 * (j >> 2) + 6 - 2 * (j & 3))) & 3u];
+    }
+  };
+  const int64_t full = n / 16;
+#pragma omp parallel for schedule(static) if (full >= 2048)
+  for (int64_t b = 0; b < full; ++b) {
+    const uint8_t* w = bytes + 4 * b;
+    const uint32_t word = w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
+    float tmp[16];
+    expand(word, tmp, 16);
+    std::memcpy(out + 16 * b, tmp, sizeof(tmp));
+  }
+  if (full * 16 < n) {
+    const uint8_t* w = bytes + 4 * full;
+    const uint32_t word = w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
+    expand(word, out + 16 * full, static_cast<int>(n - 16 * full));
   }
 }
 
@@ -85,7 +120,7 @@ void GradientCompression::SetParams(
   }
   CHECK(has_type) << "set_gradient_compression: 'type' is required (expected '2bit')";
   CHECK_GT(threshold, 0) << "set_gradient_compression: threshold must be greater than 0";
-  CHECK_EQ(type, "2bit") << "set_gradient_compression: unknown type for gradient compression '"
+  CHECK_EQ(type, "2bit") << "set_gradient_compression: Unknown type for gradient compression '"
                          << type << "' (expected '2bit')";
   type_ = CompressionType::kTwoBit;
   threshold_ = threshold;

@@ -105,7 +105,7 @@ class KVStoreLocal : public KVStore {
  private:
   void SetKeyType(KeyType t) {
     if (key_type_ == KeyType::kUndefined) key_type_ = t;
-    CHECK(key_type_ == t) << "KVStore: mixed key types are not allowed: this store uses "
+    CHECK(key_type_ == t) << "KVStore: Mixed key types are not allowed: this store uses "
                           << (key_type_ == KeyType::kInt ? "int" : "string")
                           << " keys, given a " << (t == KeyType::kInt ? "int" : "string")
                           << " key";

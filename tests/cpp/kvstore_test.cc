@@ -145,7 +145,7 @@ TEST(KVStoreCAPI, string_keys_and_key_rules) {
   EXPECT_NE(std::string(MXGetLastError()).find("duplicate init of key a"), std::string::npos);
   int ikey = 1;
   EXPECT_EQ(MXKVStoreInit(kv, 1, &ikey, v), -1);
-  EXPECT_NE(std::string(MXGetLastError()).find("mixed key types"), std::string::npos);
+  EXPECT_NE(std::string(MXGetLastError()).find("Mixed key types"), std::string::npos);
   const char* missing = "zz";
   EXPECT_EQ(MXKVStorePushEx(kv, 1, &missing, v, 0), -1);
   EXPECT_NE(std::string(MXGetLastError()).find("zz"), std::string::npos);
