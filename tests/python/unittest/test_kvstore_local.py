@@ -272,3 +272,30 @@ def test_kvstore_server_has_no_server_loop():
     server = mx.kvstore.KVStoreServer(mx.kv.create('local'))
     with pytest.raises(MXNetError, match='parameter server'):
         server.run()
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'float64', 'int32', 'uint8'])
+def test_sum_keeps_the_dtype_and_pull_converts(dtype):
+    kv = mx.kv.create('local')
+    kv.init(0, mx.nd.zeros(SHAPE, dtype=dtype))
+    vals = [mx.nd.ones(SHAPE, ctx=mx.cpu(i), dtype=dtype) * (i + 1) for i in range(3)]
+    kv.push(0, vals)
+    same = mx.nd.empty(SHAPE, dtype=dtype)
+    as_f32 = [mx.nd.empty(SHAPE), mx.nd.empty(SHAPE)]
+    kv.pull(0, out=[same] + as_f32)
+    assert same.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(same.asnumpy(), np.full(SHAPE, 6, dtype=dtype))
+    for o in as_f32:
+        np.testing.assert_array_equal(o.asnumpy(), np.full(SHAPE, 6, dtype=np.float32))
+
+
+def test_pull_into_the_same_output_twice_and_big_arrays_in_threads():
+    kv = mx.kv.create('device')
+    big = (1100, 1000)  # above MXNET_KVSTORE_BIGARRAY_BOUND (1e6): summed by several threads
+    kv.init('w', mx.nd.zeros(big))
+    rng = np.random.RandomState(3)
+    host = [rng.uniform(-1, 1, size=big).astype(np.float32) for _ in range(3)]
+    kv.push('w', [mx.nd.array(h, ctx=mx.cpu(i)) for i, h in enumerate(host)])
+    out = mx.nd.empty(big)
+    kv.pull('w', out=[out, out])
+    np.testing.assert_array_equal(out.asnumpy(), host[0] + (host[1] + host[2]))
