@@ -70,6 +70,7 @@ PYBIND11_MODULE(_ffi, m) {
   mxnet::DefineRuntime(m);
   mxnet::DefineDLPack(m, cls);
   mxnet::DefineSymbol(m);
+  mxnet::DefineExecutor(m);
   mxnet::DefineCustomOp(m);
   mxnet::DefineKVStore(m);
 }
