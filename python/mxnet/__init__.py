@@ -30,6 +30,7 @@ from . import operator
 from . import optimizer
 from . import lr_scheduler
 from . import io
+from . import recordio
 from . import image
 from . import image as img
 from . import gluon
@@ -40,4 +41,4 @@ __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray",
            "test_utils", "profiler", "operator", "current_context", "num_gpus", "name",
            "attribute", "AttrScope", "symbol", "sym", "is_np_shape", "set_np_shape", "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
-           "registry", "initializer", "init", "metric", "contrib"]
+           "registry", "initializer", "init", "metric", "contrib", "recordio"]
