@@ -687,6 +687,27 @@ MXNET_DLL int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int cmd_id,
 /*! \brief Number of dead nodes in the group node_id: 0 in one process. */
 MXNET_DLL int MXKVStoreGetNumDeadNode(KVStoreHandle handle, const int node_id, int* number,
                                       const int timeout_sec DEFAULT(60));
+/* ---------------------------------------------------------------- RecordIO files */
+
+/*! \brief Open uri for writing RecordIO records (the file is truncated). */
+MXNET_DLL int MXRecordIOWriterCreate(const char* uri, RecordIOHandle* out);
+/*! \brief Flush and close a writer. */
+MXNET_DLL int MXRecordIOWriterFree(RecordIOHandle handle);
+/*! \brief Append one record of size bytes (under 2^29). */
+MXNET_DLL int MXRecordIOWriterWriteRecord(RecordIOHandle handle, const char* buf, size_t size);
+/*! \brief The byte position where the next record will start (what .idx files hold). */
+MXNET_DLL int MXRecordIOWriterTell(RecordIOHandle handle, size_t* pos);
+/*! \brief Open uri for reading RecordIO records; a missing file fails here. */
+MXNET_DLL int MXRecordIOReaderCreate(const char* uri, RecordIOHandle* out);
+/*! \brief Close a reader. */
+MXNET_DLL int MXRecordIOReaderFree(RecordIOHandle handle);
+/*! \brief Read the next record: *buf (valid until the next call on handle) and *size, or
+ *  *buf NULL at the end of the file. A corrupt or truncated record fails naming its position. */
+MXNET_DLL int MXRecordIOReaderReadRecord(RecordIOHandle handle, char const** buf, size_t* size);
+/*! \brief Move to the record starting at byte pos. */
+MXNET_DLL int MXRecordIOReaderSeek(RecordIOHandle handle, size_t pos);
+/*! \brief The byte position of the next record. */
+MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
 
 #ifdef __cplusplus
 }  /* extern "C" */
