@@ -441,7 +441,8 @@ As _contrib_DeformableConvolution, with one more input
 that scales each tap (channel ``g*kh*kw + i*kw + j`` for tap ``(i, j)`` of deformable group
 ``g``). A tap reads bilinearly from the four pixels around it, each pixel outside the input
 counting as 0, and reads 0 when it lies wholly outside (at or beyond one pixel from the edge).
-``im2col_step`` and ``workspace`` are accepted for compatibility.
+``im2col_step`` and ``workspace`` are accepted for compatibility. The backward (data, offset,
+mask, weight and bias gradients) runs on CPU too, where MXNet 1.9.1 has it on GPU only.
 )doc")
     .set_num_inputs(NumInputs<ModulatedDeformableConvolutionParam, true>)
     .set_num_outputs(1)

@@ -198,9 +198,10 @@ def test_argument_and_input_names_follow_mxnet191():
                 'im2col_step', 'layout'):
         assert arg in doc, arg
     x = mx.nd.ones((1, 2, 4, 4))
-    out = mx.nd.contrib.DeformableConvolution(x, mx.nd.zeros((1, 8, 3, 3)), mx.nd.ones((3, 2, 2, 2)),
-                                              kernel=(2, 2), num_filter=3, no_bias=True,
-                                              workspace=512, layout='NCHW')
+    out = mx.nd.contrib.DeformableConvolution(x, mx.nd.zeros((1, 8, 3, 3)),
+                                              mx.nd.ones((3, 2, 2, 2)), kernel=(2, 2),
+                                              num_filter=3, no_bias=True, workspace=512,
+                                              layout='NCHW')
     assert out.shape == (1, 3, 3, 3)
     np.testing.assert_allclose(out.asnumpy(), 8)
 
