@@ -223,3 +223,22 @@ def test_foreach_and_while_loop():
     np.testing.assert_allclose(final[0].asnumpy(), [3])
     np.testing.assert_allclose(final[1].asnumpy(), [4])
     assert mx.nd.contrib.cond(mx.nd.array([0]), lambda: 1, lambda: 2) == 2
+
+
+def test_channel_last_layout_matches_channel_first():
+    rng = np.random.RandomState(0)
+    first = contrib.rnn.Conv2DLSTMCell((3, 6, 5), 2, (3, 3), (3, 3), i2h_pad=(1, 1), prefix='a_')
+    last = contrib.rnn.Conv2DLSTMCell((6, 5, 3), 2, (3, 3), (3, 3), i2h_pad=(1, 1),
+                                      conv_layout='NHWC', prefix='b_')
+    assert last.i2h_weight.shape == (8, 3, 3, 3) and last.state_info(1)[0]['shape'] == (1, 6, 5, 2)
+    first.initialize()
+    last.initialize()
+    for pa, pb in zip(first.collect_params().values(), last.collect_params().values()):
+        value = rng.uniform(-1, 1, pa.shape).astype(np.float32)
+        pa.set_data(mx.nd.array(value))
+        pb.set_data(mx.nd.array(value.transpose(0, 2, 3, 1) if value.ndim == 4 else value))
+    x = rng.uniform(-1, 1, (2, 4, 3, 6, 5)).astype(np.float32)
+    out_first, _ = first.unroll(4, mx.nd.array(x), merge_outputs=True)
+    out_last, _ = last.unroll(4, mx.nd.array(x.transpose(0, 1, 3, 4, 2)), merge_outputs=True)
+    np.testing.assert_allclose(out_last.asnumpy(), out_first.asnumpy().transpose(0, 1, 3, 4, 2),
+                               rtol=1e-5, atol=1e-6)
