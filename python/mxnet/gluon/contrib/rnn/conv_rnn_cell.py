@@ -33,7 +33,11 @@ class _BaseConvRNNCell(HybridRecurrentCell):
     h2h_weight (gates*hidden, hidden, *k_h2h) and the two biases (gates*hidden,); the h2h
     convolution pads so the state keeps its size (odd h2h kernels only). In a channel-last
     layout the kernel axes come before the channel axis, as Convolution wants them."""
-    _gates = 1
+    _gate_names = ('',)
+
+    @property
+    def _num_gates(self):
+        return len(self._gate_names)
 
     def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
                  i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
@@ -63,9 +67,10 @@ class _BaseConvRNNCell(HybridRecurrentCell):
         self._channel_axis = conv_layout.find('C')
         channel_first = self._channel_axis == 1
         in_channels = self._input_shape[0 if channel_first else -1]
+        self._in_channels = in_channels
         spatial = self._input_shape[1:] if channel_first else self._input_shape[:-1]
         out_size = _conv_out_size(spatial, self._i2h_kernel, self._i2h_pad, self._i2h_dilate)
-        rows = hidden_channels * self._gates
+        rows = hidden_channels * self._num_gates
         if channel_first:
             i2h_shape = (rows, in_channels) + self._i2h_kernel
             h2h_shape = (rows, hidden_channels) + self._h2h_kernel
@@ -113,7 +118,7 @@ class _BaseConvRNNCell(HybridRecurrentCell):
         """(conv_i2h(x), conv_h2h(h)) for this step, each with gates*hidden channels."""
         if F is ndarray:
             self._check_step(inputs, states)
-        rows = self._hidden_channels * self._gates
+        rows = self._hidden_channels * self._num_gates
         i2h = F.Convolution(data=inputs, weight=i2h_weight, bias=i2h_bias, num_filter=rows,
                             kernel=self._i2h_kernel, stride=self._stride, pad=self._i2h_pad,
                             dilate=self._i2h_dilate, layout=self._conv_layout,
@@ -156,7 +161,7 @@ class _ConvRNNCell(_BaseConvRNNCell):
 
 class _ConvLSTMCell(_BaseConvRNNCell):
     """Gates i, f, c, o sliced on the channel axis; c' = f*c + i*act(g), h' = o*act(c')."""
-    _gates = 4
+    _gate_names = ('_i', '_f', '_c', '_o')
     _num_states = 2
 
     def _alias(self):
@@ -182,7 +187,7 @@ class _ConvLSTMCell(_BaseConvRNNCell):
 class _ConvGRUCell(_BaseConvRNNCell):
     """Gates r, z, n sliced on the channel axis; n = act(x_n + r * h_n),
     h' = (1 - z) * n + z * h."""
-    _gates = 3
+    _gate_names = ('_r', '_z', '_o')
 
     def _alias(self):
         return 'conv_gru'
