@@ -2,7 +2,7 @@
 """Writes tests/python/unittest/fixtures/gluon_contrib_mxnet191.npz: gluon.contrib.rnn cells
 (ConvRNN/ConvLSTM/ConvGRU in 1-3 D, LSTMPCell, dynamic_unroll with and without valid_length)
 run by MXNet 1.9.1 on fixed weights: for each case the weights under their 1.9.1 parameter
-names, the inputs, begin states, the unrolled outputs and final states, and the gradients of
+names (two cases also as 1.9.1 .params files), the inputs, begin states, the unrolled outputs and final states, and the gradients of
 sum(outputs * head) with respect to the inputs and every weight.
 
     /root/mxnet191-venv/bin/python tools/make_gluon_contrib_fixtures.py
@@ -37,6 +37,10 @@ CASES = {
                        (2, 4, 4), {'layout': 'TNC'}),
     'lstmp': (lambda: contrib.rnn.LSTMPCell(6, 4, input_size=5, prefix='lp_'), (5,), {}),
 }
+
+# cases whose weights are also written as a 1.9.1 parameter file (save_parameters)
+SAVED = {'conv2d_lstm_pad': 'gluon_contrib_conv2d_lstm_mxnet191.params',
+         'lstmp': 'gluon_contrib_lstmp_mxnet191.params'}
 
 DYNAMIC = {
     'dyn_lstm_tnc': (lambda: rnn.LSTMCell(4, input_size=3, prefix='dl_'), 'TNC', False),
@@ -89,6 +93,8 @@ def main():
         record(cell, arrays, data, states,
                lambda d, s: cell.unroll(T, d, s, layout=layout, merge_outputs=True))
         result.update({case + '/' + k: v for k, v in arrays.items()})
+        if case in SAVED:
+            cell.save_parameters(os.path.join(os.path.dirname(OUT), SAVED[case]))
     for case, (make, layout, with_length) in DYNAMIC.items():
         rng = np.random.RandomState(zlib.crc32(case.encode()))
         cell = make()

@@ -242,3 +242,15 @@ def test_channel_last_layout_matches_channel_first():
     out_last, _ = last.unroll(4, mx.nd.array(x.transpose(0, 1, 3, 4, 2)), merge_outputs=True)
     np.testing.assert_allclose(out_last.asnumpy(), out_first.asnumpy().transpose(0, 1, 3, 4, 2),
                                rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('name,params_file', [
+    ('conv2d_lstm_pad', 'gluon_contrib_conv2d_lstm_mxnet191.params'),
+    ('lstmp', 'gluon_contrib_lstmp_mxnet191.params')])
+def test_mxnet191_parameter_files_load(name, params_file):
+    arrays = case(name)
+    cell = CELL_CASES[name]()
+    cell.load_parameters(os.path.join(os.path.dirname(__file__), 'fixtures', params_file))
+    states = [mx.nd.array(arrays['begin_state%d' % i]) for i in range(2)]
+    out, _ = cell.unroll(T, mx.nd.array(arrays['data']), states, merge_outputs=True)
+    np.testing.assert_allclose(out.asnumpy(), arrays['outputs'], rtol=1e-5, atol=1e-5)
