@@ -3,3 +3,4 @@ from . import ndarray  # noqa: F401
 from . import ndarray as nd  # noqa: F401
 from . import autograd  # noqa: F401
 from . import text  # noqa: F401
+from . import io  # noqa: F401

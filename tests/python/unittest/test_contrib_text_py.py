@@ -68,3 +68,4 @@ def test_glove_offline_names_the_folder(tmp_path, monkeypatch):
     monkeypatch.setenv('MXNET_GLUON_REPO', 'http://127.0.0.1:9/')
     with pytest.raises(MXNetError, match='glove.6B.50d.txt is not in .*glove'):
         text.embedding.GloVe('glove.6B.50d.txt', embedding_root=str(tmp_path))
+
