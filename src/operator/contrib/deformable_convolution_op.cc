@@ -447,9 +447,12 @@ mask, weight and bias gradients) runs on CPU too, where MXNet 1.9.1 has it on GP
     .set_num_inputs(NumInputs<ModulatedDeformableConvolutionParam, true>)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<ModulatedDeformableConvolutionParam>)
-    .add_argument("data", "NDArray-or-Symbol", "Input data to the ModulatedDeformableConvolutionOp.")
-    .add_argument("offset", "NDArray-or-Symbol", "Input offset to ModulatedDeformableConvolutionOp.")
-    .add_argument("mask", "NDArray-or-Symbol", "Input mask to the ModulatedDeformableConvolutionOp.")
+    .add_argument("data", "NDArray-or-Symbol",
+                  "Input data to the ModulatedDeformableConvolutionOp.")
+    .add_argument("offset", "NDArray-or-Symbol",
+                  "Input offset to ModulatedDeformableConvolutionOp.")
+    .add_argument("mask", "NDArray-or-Symbol",
+                  "Input mask to the ModulatedDeformableConvolutionOp.")
     .add_argument("weight", "NDArray-or-Symbol", "Weight matrix.")
     .add_argument("bias", "NDArray-or-Symbol", "Bias parameter.")
     .add_arguments(ModulatedDeformableConvolutionParam::__FIELDS__())

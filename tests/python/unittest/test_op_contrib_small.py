@@ -154,3 +154,25 @@ def test_hawkesll_errors_name_the_input():
     with pytest.raises(MXNetError, match='alpha'):
         mx.nd.contrib.hawkesll(nds['lda'], mx.nd.ones((5,), dtype='float64'),
                                *[nds[k] for k in HAWKES_ARGS[2:]])[0].wait_to_read()
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'float32', 'float64'])
+def test_quadratic_and_gradient_multiplier(dtype):
+    x_np = np.random.RandomState(1).randn(3, 4).astype(dtype)
+    x = mx.nd.array(x_np, dtype=dtype)
+    x.attach_grad()
+    with autograd.record():
+        y = mx.nd.contrib.quadratic(x, a=0.5, b=-2, c=3)
+        z = mx.nd.contrib.gradientmultiplier(y, scalar=-0.25)
+    tol = 1e-2 if dtype == 'float16' else 1e-6
+    np.testing.assert_allclose(z.asnumpy(), 0.5 * x_np ** 2 - 2 * x_np + 3, rtol=tol, atol=tol)
+    z.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), (x_np - 2) * -0.25, rtol=tol, atol=tol)
+    # the gradient is a graph of registered operators, so it differentiates again
+    x = mx.nd.array(x_np.astype(np.float64))
+    x.attach_grad()
+    with autograd.record():
+        y = mx.nd.contrib.quadratic(x, a=1.5, b=1, c=0)
+        (g,) = autograd.grad(y, [x], create_graph=True)
+    g.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), np.full(x.shape, 3.0))
