@@ -15,6 +15,9 @@ from . import symbol
 from . import symbol as sym
 from . import visualization
 from . import visualization as viz
+from . import executor
+from . import monitor
+from . import monitor as mon
 from . import random
 from . import random as rnd
 from . import registry

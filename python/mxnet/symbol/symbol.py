@@ -9,7 +9,8 @@ import numpy as _numpy
 
 from .. import _ffi
 from ..attribute import AttrScope
-from ..base import NotImplementedForSymbol, string_types, integer_types
+from ..base import MXNetError, NotImplementedForSymbol, string_types, integer_types
+from . import _infer
 
 __all__ = ["Symbol", "var", "Variable", "Group", "load", "load_json", "pow", "power", "maximum",
            "minimum", "hypot", "eye", "zeros", "ones", "full", "arange", "linspace",
@@ -282,6 +283,51 @@ class Symbol:
         if not isinstance(fname, string_types):
             raise TypeError("fname need to be string")
         self.handle.save(fname)
+
+    # ------------------------------------------------------------------ inference and binding
+    # The passes and the executor live in C++ (src/nnvm/infer_attr.cc, src/executor); the
+    # argument handling of MXNet 1.9.1's methods is in _infer.py and executor.py.
+    def infer_shape(self, *args, **kwargs):
+        """(arg_shapes, out_shapes, aux_shapes) from the given input shapes (positional in
+        list_arguments order, or by name); (None, None, None) when some stay unknown."""
+        return _infer.infer_shape(self, *args, **kwargs)
+
+    def infer_shape_partial(self, *args, **kwargs):
+        """As infer_shape, with the shapes left unknown given as () or with 0 dims."""
+        return _infer.infer_shape_partial(self, *args, **kwargs)
+
+    def infer_type(self, *args, **kwargs):
+        """(arg_types, out_types, aux_types) as numpy types from the given input types."""
+        return _infer.infer_type(self, *args, **kwargs)
+
+    def infer_type_partial(self, *args, **kwargs):
+        """As infer_type, with None for the types left unknown."""
+        return _infer.infer_type_partial(self, *args, **kwargs)
+
+    def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None,
+             group2ctx=None, shared_exec=None):
+        """An Executor over the given argument (and gradient, aux) arrays."""
+        from .. import executor
+        return executor.bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx,
+                             shared_exec)
+
+    def simple_bind(self, ctx, grad_req="write", type_dict=None, stype_dict=None,
+                    group2ctx=None, shared_arg_names=None, shared_exec=None, shared_buffer=None,
+                    **kwargs):
+        """An Executor with arrays allocated from the input shapes given by name."""
+        from .. import executor
+        return executor.simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx,
+                                    shared_arg_names, shared_exec, shared_buffer, **kwargs)
+
+    def eval(self, ctx=None, **kwargs):
+        """Bind the given arrays (by argument name) and run forward once: the outputs."""
+        from .. import executor
+        return executor.eval_symbol(self, ctx, **kwargs)
+
+    def gradient(self, wrt):
+        """Not implemented in MXNet 1.9.1 either (MXSymbolGrad); use bind + backward."""
+        raise MXNetError("Symbol.gradient is not implemented (as in MXNet 1.9.1): bind the "
+                         "symbol and call backward instead; wrt=%s" % (wrt,))
 
     def _gen_atomic_symbol(self):
         return Symbol(self.handle.gen_atomic())
