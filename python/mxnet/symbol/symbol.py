@@ -10,6 +10,8 @@ import numpy as _numpy
 from .. import _ffi
 from ..attribute import AttrScope
 from ..base import MXNetError, NotImplementedForSymbol, string_types, integer_types
+from ..base import _NP_DTYPE_FLAGS
+from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
 from . import _infer
 
 __all__ = ["Symbol", "var", "Variable", "Group", "load", "load_json", "pow", "power", "maximum",
@@ -20,14 +22,8 @@ __all__ = ["Symbol", "var", "Variable", "Group", "load", "load_json", "pow", "po
 _internal = None
 op = None
 
-# dtype and storage-type codes MXNet stores in __dtype__ / __storage_type__
-_DTYPE_NP_TO_MX = {
-    _numpy.float32: 0, _numpy.float64: 1, _numpy.float16: 2, _numpy.uint8: 3, _numpy.int32: 4,
-    _numpy.int8: 5, _numpy.int64: 6, _numpy.bool_: 7, _numpy.int16: 8, _numpy.uint16: 9,
-    _numpy.uint32: 10, _numpy.uint64: 11,
-}
+# MXNet's structured stand-in for bfloat16 (flag 12) in numpy
 _BFLOAT16_NP = _numpy.dtype([("bfloat16", _numpy.uint16)])
-_STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
 
 
 def _binary(lhs, rhs, sym_fn, scalar_fn):
@@ -425,9 +421,9 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         if np_dtype == _BFLOAT16_NP:
             attr["__dtype__"] = "12"
         else:
-            if np_dtype.type not in _DTYPE_NP_TO_MX:
+            if np_dtype not in _NP_DTYPE_FLAGS:
                 raise TypeError("var %s: unsupported dtype %s" % (name, np_dtype))
-            attr["__dtype__"] = str(_DTYPE_NP_TO_MX[np_dtype.type])
+            attr["__dtype__"] = str(_NP_DTYPE_FLAGS[np_dtype])
     if init is not None:
         if not isinstance(init, string_types):
             init = init.dumps()
