@@ -130,8 +130,7 @@ def test_resnet18_exported_by_mxnet191_loads_and_saves_back():
     sym = mx.sym.load(path)
     # max pooling: see ROW_PTR_DIFFERS
     assert _without_row_ptr(sym.tojson()) == _without_row_ptr(text)
-    # the counts MXNet 1.9.1 lists for this file: data + 21 convolution weights + 20 batch
-    # norms' gamma/beta + the dense weight/bias; 20 moving means and vars; 171 internal outputs
+    # the counts MXNet 1.9.1 lists for this file
     assert len(sym.list_arguments()) == 63
     assert len(sym.list_auxiliary_states()) == 40
     assert len(sym.get_internals()) == 171
