@@ -515,13 +515,6 @@ class DropoutCell(HybridRecurrentCell):
             merge_outputs=merge_outputs, valid_length=None)
 
 
-def _symbolic_zeros(**kwargs):
-    """ModifierCell.begin_state's default: symbolic zeros, where mx.sym has them."""
-    if hasattr(symbol, 'zeros'):
-        return symbol.zeros(**kwargs)
-    return ndarray.zeros(**kwargs)
-
-
 class ModifierCell(HybridRecurrentCell):
     """Wraps a base cell to change its behaviour (zoneout, residual connection); shares the
     base cell's parameters, and the base cell may then only be used through it."""
@@ -542,7 +535,7 @@ class ModifierCell(HybridRecurrentCell):
     def state_info(self, batch_size=0):
         return self.base_cell.state_info(batch_size)
 
-    def begin_state(self, func=_symbolic_zeros, **kwargs):
+    def begin_state(self, func=symbol.zeros, **kwargs):  # symbolic by default, as in 1.9.1
         _require(not self._modified, _MODIFIED_BASE_CELL)
         self.base_cell._modified = False
         try:
