@@ -206,8 +206,7 @@ def test_stack_with_residual_cell_matches_mxnet191():
         np.testing.assert_allclose(state.asnumpy(), arrays['state%d' % i], rtol=1e-5,
                                    atol=1e-6)
     # stepping the stack by hand gives the same first output
-    # (a modifier cell's begin_state makes symbols by default, as in 1.9.1: ask for arrays)
-    out, _ = stack(mx.nd.array(arrays['x'][:, 0]),
+    out, _ = stack(mx.nd.array(arrays["x"][:, 0]),
                    stack.begin_state(batch_size=2, func=mx.nd.zeros))
     np.testing.assert_allclose(out.asnumpy(), arrays['out0'], rtol=1e-5, atol=1e-6)
 

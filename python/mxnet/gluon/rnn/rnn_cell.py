@@ -254,6 +254,8 @@ class _GatedCell(HybridRecurrentCell):
 
     def _check_step(self, inputs, states, i2h_weight):
         """Names this cell and the shapes when a step's inputs or states do not fit it."""
+        if not isinstance(inputs, ndarray.NDArray):
+            return  # a symbolic step: shape inference checks it when the graph is bound
         width = 1
         for dim in inputs.shape[1:]:
             width *= dim
@@ -535,7 +537,7 @@ class ModifierCell(HybridRecurrentCell):
     def state_info(self, batch_size=0):
         return self.base_cell.state_info(batch_size)
 
-    def begin_state(self, func=symbol.zeros, **kwargs):  # symbolic by default, as in 1.9.1
+    def begin_state(self, func=symbol.zeros, **kwargs):
         _require(not self._modified, _MODIFIED_BASE_CELL)
         self.base_cell._modified = False
         try:
