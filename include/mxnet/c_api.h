@@ -545,4 +545,6 @@ MXNET_DLL int MXDataIterGetLabel(DataIterHandle handle, NDArrayHandle* out);
 }  /* extern "C" */
 #endif
 
+#include "mxnet/c_api_executor.h"
+
 #endif  /* MXNET_C_API_H_ */
