@@ -40,6 +40,7 @@ from . import module
 from . import module as mod
 from . import visualization
 from . import visualization as viz
+from . import rnn
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
            "optimizer", "lr_scheduler", "random", "rnd", "runtime", "engine", "util",
@@ -47,4 +48,4 @@ __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray",
            "attribute", "AttrScope", "symbol", "sym", "is_np_shape", "set_np_shape", "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
            "registry", "initializer", "init", "metric", "contrib", "model", "callback",
-           "module", "mod", "visualization", "viz"]
+           "module", "mod", "visualization", "viz", "rnn"]
