@@ -13,6 +13,9 @@ from . import attribute
 from .attribute import AttrScope
 from . import symbol
 from . import symbol as sym
+from . import executor
+from . import monitor
+from . import monitor as mon
 from . import random
 from . import random as rnd
 from . import registry
