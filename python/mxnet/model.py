@@ -57,6 +57,29 @@ def _create_sparse_kvstore(kvstore):
     return kv, True
 
 
+class _DeviceSum(object):
+    """Stands in for a 'local'/'device' KVStore when this build has no mx.kvstore: sums
+    the devices' gradients so that every copy of a parameter gets the same update (the
+    optimizer then runs on the workers)."""
+    type = 'local'
+    num_workers = 1
+    rank = 0
+
+    def init(self, key, value):
+        """Nothing to keep: the devices already hold the parameters."""
+
+    def pushpull(self, key, value, out=None, priority=0):
+        """out[i] <- sum of value over the devices (the first device adds them up)."""
+        del key, priority
+        values = value if isinstance(value, (list, tuple)) else [value]
+        outs = values if out is None else (out if isinstance(out, (list, tuple)) else [out])
+        total = values[0].copy()
+        for v in values[1:]:
+            total += v.as_in_context(total.context)
+        for o in outs:
+            total.copyto(o)
+
+
 def _create_kvstore(kvstore, num_device, arg_params):
     """(kvstore or None, update_on_kvstore) for a KVStore object, a type name or None.
 
@@ -70,8 +93,12 @@ def _create_kvstore(kvstore, num_device, arg_params):
     elif kvs is not None and isinstance(kvstore, _kv_base_class(kvs)):
         kv = kvstore
     elif isinstance(kvstore, str):
-        if (num_device == 1 and 'dist' not in kvstore) or kvs is None:
+        if num_device == 1 and 'dist' not in kvstore:
             kv = None
+        elif kvs is None:
+            if 'dist' in kvstore:
+                raise ValueError("kvstore '%s': this build has no mx.kvstore" % kvstore)
+            kv = _DeviceSum()
         else:
             kv = kvs.create(kvstore)
             if kvstore == 'local' and arg_params:
@@ -80,7 +107,7 @@ def _create_kvstore(kvstore, num_device, arg_params):
                     update_on_kvstore = False
     else:
         raise TypeError('kvstore must be KVStore, str or None')
-    if kv is None:
+    if kv is None or isinstance(kv, _DeviceSum):
         update_on_kvstore = False
     else:
         update_on_kvstore = update_on_kvstore and _kv_can_optimize(kv, kvs)
