@@ -599,6 +599,116 @@ MXNET_DLL int MXDataIterGetPadNum(DataIterHandle handle, int* pad);
 /*! \brief The current batch's label as a new NDArray handle (free with MXNDArrayFree). */
 MXNET_DLL int MXDataIterGetLabel(DataIterHandle handle, NDArrayHandle* out);
 
+/* ------------------------------------------------------------------ KVStore */
+
+/*!
+ * \brief Create a KVStore: "local" (also "local_update_cpu", "local_allreduce_cpu"),
+ *  "device" ("local_allreduce_device"). "nccl" needs a build with NCCL and "dist_*" the
+ *  parameter server, which this build lacks: both fail with a message saying so.
+ */
+MXNET_DLL int MXKVStoreCreate(const char* type, KVStoreHandle* out);
+/*! \brief Gradient compression: keys "type" ("2bit") and "threshold" (> 0, default 0.5). */
+MXNET_DLL int MXKVStoreSetGradientCompression(KVStoreHandle handle, uint32_t num_params,
+                                              const char** keys, const char** vals);
+MXNET_DLL int MXKVStoreFree(KVStoreHandle handle);
+/*! \brief Store a copy of vals[i] under keys[i]; a key is initialized once. */
+MXNET_DLL int MXKVStoreInit(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals);
+MXNET_DLL int MXKVStoreInitEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals);
+/*! \brief Sum the values of each key (a key may repeat, one value per device) into the store,
+ *  through the updater when one is set. Returns at once; the work runs on the engine. */
+MXNET_DLL int MXKVStorePush(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePushEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority);
+/*! \brief Copy each key's value into vals (a key may repeat). ignore_sparse has no effect:
+ *  there is no sparse storage in this build. */
+MXNET_DLL int MXKVStorePullWithSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                                      NDArrayHandle* vals, int priority, bool ignore_sparse);
+MXNET_DLL int MXKVStorePullWithSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                                        NDArrayHandle* vals, int priority, bool ignore_sparse);
+MXNET_DLL int MXKVStorePull(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePullEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority);
+/*! \brief Pull of selected rows of row_sparse values: fails (no sparse storage here). */
+MXNET_DLL int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                                     NDArrayHandle* vals, const NDArrayHandle* row_ids,
+                                     int priority);
+MXNET_DLL int MXKVStorePullRowSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                                       NDArrayHandle* vals, const NDArrayHandle* row_ids,
+                                       int priority);
+/*! \brief Init(vkeys, vals) then Pull(okeys, outs). */
+MXNET_DLL int MXKVStoreBroadcast(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
+                                 mx_uint onum, const int* okeys, NDArrayHandle* vals,
+                                 NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStoreBroadcastEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys,
+                                   mx_uint onum, const char** okeys, NDArrayHandle* vals,
+                                   NDArrayHandle* outs, int priority);
+/*! \brief Push(vkeys, vals) then Pull(okeys, outs). */
+MXNET_DLL int MXKVStorePushPull(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
+                                mx_uint onum, const int* okeys, NDArrayHandle* vals,
+                                NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStorePushPullEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys,
+                                  mx_uint onum, const char** okeys, NDArrayHandle* vals,
+                                  NDArrayHandle* outs, int priority);
+/*!
+ * \brief The function run on the store at each push: local += update(recv). recv and local
+ *  are new handles owned by the callee (free them with MXNDArrayFree); local shares memory
+ *  with the stored value, so writing into it updates the store.
+ */
+typedef void(MXKVStoreUpdater)(int key, NDArrayHandle recv, NDArrayHandle local, void* handle);
+typedef void(MXKVStoreStrUpdater)(const char* key, NDArrayHandle recv, NDArrayHandle local,
+                                  void* handle);
+MXNET_DLL int MXKVStoreSetUpdater(KVStoreHandle handle, MXKVStoreUpdater updater,
+                                  void* updater_handle);
+MXNET_DLL int MXKVStoreSetUpdaterEx(KVStoreHandle handle, MXKVStoreUpdater updater,
+                                    MXKVStoreStrUpdater str_updater, void* updater_handle);
+/*! \brief The type given at creation; the string lives as long as the store. */
+MXNET_DLL int MXKVStoreGetType(KVStoreHandle handle, const char** type);
+/*! \brief Rank of this worker (0) and number of workers (1): one process. */
+MXNET_DLL int MXKVStoreGetRank(KVStoreHandle handle, int* ret);
+MXNET_DLL int MXKVStoreGetGroupSize(KVStoreHandle handle, int* ret);
+/*! \brief Roles: without the parameter server every process is a worker. */
+MXNET_DLL int MXKVStoreIsWorkerNode(int* ret);
+MXNET_DLL int MXKVStoreIsServerNode(int* ret);
+MXNET_DLL int MXKVStoreIsSchedulerNode(int* ret);
+/*! \brief Wait for all workers: returns at once in one process. */
+MXNET_DLL int MXKVStoreBarrier(KVStoreHandle handle);
+MXNET_DLL int MXKVStoreSetBarrierBeforeExit(KVStoreHandle handle, const int barrier_before_exit);
+typedef void(MXKVStoreServerController)(int head, const char* body, void* controller_handle);
+/*! \brief Run the server loop: fails, there is no parameter server in this build. */
+MXNET_DLL int MXKVStoreRunServer(KVStoreHandle handle, MXKVStoreServerController controller,
+                                 void* controller_handle);
+/*! \brief Send a command to the servers: there are none in one process (nothing is sent). */
+MXNET_DLL int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int cmd_id,
+                                             const char* cmd_body);
+/*! \brief Number of dead nodes in the group node_id: 0 in one process. */
+MXNET_DLL int MXKVStoreGetNumDeadNode(KVStoreHandle handle, const int node_id, int* number,
+                                      const int timeout_sec DEFAULT(60));
+/* ---------------------------------------------------------------- RecordIO files */
+
+/*! \brief Open uri for writing RecordIO records (the file is truncated). */
+MXNET_DLL int MXRecordIOWriterCreate(const char* uri, RecordIOHandle* out);
+/*! \brief Flush and close a writer. */
+MXNET_DLL int MXRecordIOWriterFree(RecordIOHandle handle);
+/*! \brief Append one record of size bytes (under 2^29). */
+MXNET_DLL int MXRecordIOWriterWriteRecord(RecordIOHandle handle, const char* buf, size_t size);
+/*! \brief The byte position where the next record will start (what .idx files hold). */
+MXNET_DLL int MXRecordIOWriterTell(RecordIOHandle handle, size_t* pos);
+/*! \brief Open uri for reading RecordIO records; a missing file fails here. */
+MXNET_DLL int MXRecordIOReaderCreate(const char* uri, RecordIOHandle* out);
+/*! \brief Close a reader. */
+MXNET_DLL int MXRecordIOReaderFree(RecordIOHandle handle);
+/*! \brief Read the next record: *buf (valid until the next call on handle) and *size, or
+ *  *buf NULL at the end of the file. A corrupt or truncated record fails naming its position. */
+MXNET_DLL int MXRecordIOReaderReadRecord(RecordIOHandle handle, char const** buf, size_t* size);
+/*! \brief Move to the record starting at byte pos. */
+MXNET_DLL int MXRecordIOReaderSeek(RecordIOHandle handle, size_t pos);
+/*! \brief The byte position of the next record. */
+MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

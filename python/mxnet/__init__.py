@@ -13,6 +13,8 @@ from . import attribute
 from .attribute import AttrScope
 from . import symbol
 from . import symbol as sym
+from . import visualization
+from . import visualization as viz
 from . import executor
 from . import monitor
 from . import monitor as mon
@@ -31,8 +33,11 @@ from . import context
 from . import profiler
 from . import operator
 from . import optimizer
+from . import kvstore
+from . import kvstore as kv
 from . import lr_scheduler
 from . import io
+from . import recordio
 from . import image
 from . import image as img
 from . import gluon
@@ -41,14 +46,13 @@ from . import model
 from . import callback
 from . import module
 from . import module as mod
-from . import visualization
-from . import visualization as viz
 from . import rnn
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
            "optimizer", "lr_scheduler", "random", "rnd", "runtime", "engine", "util",
            "test_utils", "profiler", "operator", "current_context", "num_gpus", "name",
-           "attribute", "AttrScope", "symbol", "sym", "is_np_shape", "set_np_shape", "np_shape",
+           "attribute", "AttrScope", "symbol", "sym", "visualization", "viz", "is_np_shape", "set_np_shape",
+           "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
-           "registry", "initializer", "init", "metric", "contrib", "model", "callback",
-           "module", "mod", "visualization", "viz", "rnn"]
+           "registry", "initializer", "init", "metric", "contrib", "kvstore", "kv",
+           "recordio", "model", "callback", "module", "mod", "rnn"]

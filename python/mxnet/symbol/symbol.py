@@ -195,7 +195,6 @@ class Symbol:
     def __le__(self, other):
         return _binary(self, other, "_lesser_equal", "_lesser_equal_scalar")
 
-    __hash__ = object.__hash__
 
     def __iadd__(self, other):
         raise NotImplementedForSymbol(self.__iadd__, "+=", other, 1)

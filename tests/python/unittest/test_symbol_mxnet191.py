@@ -99,3 +99,24 @@ def test_legacy_json_upgrades_as_mxnet191(name):
     assert sym.list_outputs() == ref["outputs"]
     assert sym.attr_dict() == ref["attr_dict"]
     assert _without_row_ptr(sym.tojson()) == _without_row_ptr(ref["json"])  # conv_bn_pool
+
+
+def _summary(sym, shape=None):
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        mx.viz.print_summary(sym, shape)
+    return buf.getvalue()
+
+
+def test_print_summary_matches_mxnet191(case):
+    sym, ref = case
+    assert _summary(sym) == ref["summary"]
+
+
+@pytest.mark.skipif(not hasattr(mx.sym.Symbol, "infer_shape"), reason="needs infer_shape")
+def test_print_summary_with_shapes_matches_mxnet191():
+    ref = REF["cases"]["mlp"]["summary_with_shape"]
+    shape = {k: tuple(v) for k, v in ref["shape"].items()}
+    assert _summary(build(REF["cases"]["mlp"]["code"]), shape) == ref["text"]
