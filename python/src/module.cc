@@ -69,5 +69,6 @@ PYBIND11_MODULE(_ffi, m) {
   mxnet::DefineRuntime(m);
   mxnet::DefineDLPack(m, cls);
   mxnet::DefineSymbol(m);
+  mxnet::DefineExecutor(m);
   mxnet::DefineCustomOp(m);
 }

@@ -28,6 +28,7 @@ void DefineInvoke(py::module_& m, py::class_<NDArray>& cls);
 void DefineAutograd(py::module_& m);
 void DefineRuntime(py::module_& m);
 void DefineSymbol(py::module_& m);
+void DefineExecutor(py::module_& m);
 void DefineOpFunction(py::module_& m);
 
 /*! \brief Context from the (device_type, device_id) pair the Python front passes. */

@@ -1,0 +1,333 @@
+// Executor: binding a symbol's forward and gradient graph to arrays, and running it.
+#include "mxnet/executor.h"
+
+#include <dmlc/logging.h>
+
+#include <sstream>
+#include <unordered_map>
+
+#include "nnvm/gradient.h"
+#include "nnvm/graph.h"
+#include "nnvm/graph_json.h"
+#include "nnvm/op.h"
+#include "nnvm/pass.h"
+
+namespace mxnet {
+namespace {
+
+constexpr uint32_t kNoEntry = UINT32_MAX;
+
+// Recording off (the executor's nodes are not autograd's) and the training flag set, for
+// the duration of a run.
+class RunModeScope {
+ public:
+  explicit RunModeScope(bool is_train)
+      : recording_(Imperative::Get()->set_is_recording(false)),
+        training_(Imperative::Get()->set_is_training(is_train)) {}
+  ~RunModeScope() {
+    Imperative::Get()->set_is_recording(recording_);
+    Imperative::Get()->set_is_training(training_);
+  }
+
+ private:
+  bool recording_, training_;
+};
+
+std::string Names(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// "<node>_<name>" for each output (FListOutputNames, else the output index), as MXNet's
+// monitor names them.
+std::vector<std::string> MonitorNames(const nnvm::Node& n, bool inputs) {
+  static const auto& flist_out = nnvm::Op::GetAttr<FListOutputNames>("FListOutputNames");
+  static const auto& flist_in = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
+  std::vector<std::string> names;
+  const auto& flist = inputs ? flist_in : flist_out;
+  size_t count = inputs ? n.inputs.size() : n.num_outputs();
+  if (flist.contains(n.op())) names = flist[n.op()](n.attrs);
+  for (size_t i = names.size(); i < count; ++i) names.push_back(std::to_string(i));
+  names.resize(count);
+  for (std::string& s : names) s = n.attrs.name + "_" + s;
+  return names;
+}
+
+}  // namespace
+
+struct Executor::Plan {
+  std::vector<nnvm::NodeEntry> heads;  // forward outputs, then argument gradients
+  std::unique_ptr<nnvm::IndexedGraph> idx;
+  uint32_t num_forward_nodes{0};
+  std::vector<TShape> shapes;
+  std::vector<int> dtypes;
+  std::vector<NDArray> entries;  // the array of each entry
+  std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs;  // per op node
+  std::vector<std::vector<bool>> unused;                     // per node: outputs nobody reads
+  std::vector<uint32_t> head_grad_entry;  // per output: its head-gradient entry, or kNoEntry
+  struct GradOut {
+    uint32_t entry;
+    size_t arg;
+    uint32_t req;
+  };
+  std::vector<GradOut> grad_outs;  // gradients handed to arg_grads after backward
+};
+
+Executor::~Executor() = default;
+
+std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& sym, const Context& ctx,
+                                         const std::vector<NDArray>& in_args,
+                                         const std::vector<NDArray>& arg_grads,
+                                         const std::vector<uint32_t>& grad_reqs,
+                                         const std::vector<NDArray>& aux_states) {
+  CHECK(!sym.outputs.empty()) << "bind: the symbol has no outputs";
+  std::unique_ptr<Executor> ex(new Executor());
+  ex->symbol_ = sym;
+  ex->ctx_ = ctx;
+  ex->arg_names_ = nnvm::ListVariableNames(sym.outputs, false);
+  ex->aux_names_ = nnvm::ListVariableNames(sym.outputs, true);
+  ex->output_names_ = nnvm::ListOutputNames(sym.outputs);
+  const size_t n_args = ex->arg_names_.size(), n_aux = ex->aux_names_.size();
+  CHECK_EQ(in_args.size(), n_args) << "bind: " << n_args << " argument arrays expected ("
+                                   << Names(ex->arg_names_) << "), given " << in_args.size();
+  CHECK_EQ(aux_states.size(), n_aux) << "bind: " << n_aux << " auxiliary states expected ("
+                                     << Names(ex->aux_names_) << "), given "
+                                     << aux_states.size();
+  CHECK(arg_grads.empty() || arg_grads.size() == n_args)
+      << "bind: " << n_args << " gradient arrays expected (" << Names(ex->arg_names_)
+      << "), given " << arg_grads.size();
+  CHECK(grad_reqs.empty() || grad_reqs.size() == n_args)
+      << "bind: " << n_args << " grad_req values expected, given " << grad_reqs.size();
+  ex->in_args_ = in_args;
+  ex->aux_states_ = aux_states;
+  ex->arg_grads_ = arg_grads.empty() ? std::vector<NDArray>(n_args) : arg_grads;
+  ex->grad_reqs_ = grad_reqs.empty() ? std::vector<uint32_t>(n_args, kGradNull) : grad_reqs;
+  for (size_t i = 0; i < n_args; ++i) {
+    CHECK(!in_args[i].is_none()) << "bind: argument " << ex->arg_names_[i] << " has no array";
+    uint32_t& req = ex->grad_reqs_[i];
+    CHECK(req == kGradNull || req == kGradWrite || req == kGradAdd || req == 2)
+        << "bind: grad_req of " << ex->arg_names_[i] << " expected null, write or add, given "
+        << req;
+    if (req == 2) req = kGradWrite;  // kWriteInplace: the same as write for an argument
+    if (ex->arg_grads_[i].is_none()) req = kGradNull;
+    if (req == kGradNull) continue;
+    CHECK_EQ(ex->arg_grads_[i].shape(), in_args[i].shape())
+        << "bind: gradient array of " << ex->arg_names_[i] << " has shape "
+        << ex->arg_grads_[i].shape() << ", the argument " << in_args[i].shape();
+    CHECK_EQ(ex->arg_grads_[i].dtype(), in_args[i].dtype())
+        << "bind: gradient array of " << ex->arg_names_[i] << " has dtype "
+        << DTypeName(ex->arg_grads_[i].dtype()) << ", the argument "
+        << DTypeName(in_args[i].dtype());
+  }
+  for (size_t i = 0; i < n_aux; ++i) {
+    CHECK(!aux_states[i].is_none()) << "bind: auxiliary state " << ex->aux_names_[i]
+                                    << " has no array";
+  }
+
+  // The graph: forward outputs, then the gradients of the arguments that want one.
+  auto plan = std::make_unique<Plan>();
+  nnvm::IndexedGraph fwd(sym.outputs);
+  plan->heads = sym.outputs;
+  std::vector<nnvm::NodeEntry> xs, head_grads;
+  std::vector<size_t> x_args;
+  for (size_t i = 0; i < n_args; ++i) {
+    if (ex->grad_reqs_[i] == kGradNull) continue;
+    xs.emplace_back(fwd.node_ptr(fwd.arg_nodes()[i]), 0, 0);
+    x_args.push_back(i);
+  }
+  if (!xs.empty()) {
+    for (size_t i = 0; i < sym.outputs.size(); ++i) {
+      head_grads.emplace_back(nnvm::CreateVariableNode("head_grad" + std::to_string(i)), 0, 0);
+    }
+    std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(sym.outputs, xs, head_grads);
+    plan->heads.insert(plan->heads.end(), grads.begin(), grads.end());
+  }
+  plan->num_forward_nodes = static_cast<uint32_t>(fwd.num_nodes());
+  plan->idx = std::make_unique<nnvm::IndexedGraph>(plan->heads);
+  const nnvm::IndexedGraph& idx = *plan->idx;
+  const size_t n_entries = idx.num_node_entries();
+
+  // Shapes and dtypes: from the bound arrays, then the head gradients like their outputs.
+  auto entry_of = [&](uint32_t fwd_nid) { return idx.entry_id(idx.node_id(fwd[fwd_nid].source), 0); };
+  std::vector<uint32_t> input_entries, aux_entries;
+  for (uint32_t nid : fwd.arg_nodes()) input_entries.push_back(entry_of(nid));
+  for (uint32_t nid : fwd.mutable_input_nodes()) aux_entries.push_back(entry_of(nid));
+  plan->shapes.assign(n_entries, TShape());
+  plan->dtypes.assign(n_entries, -1);
+  for (size_t i = 0; i < n_args; ++i) {
+    plan->shapes[input_entries[i]] = in_args[i].shape();
+    plan->dtypes[input_entries[i]] = in_args[i].dtype();
+  }
+  for (size_t i = 0; i < n_aux; ++i) {
+    plan->shapes[aux_entries[i]] = aux_states[i].shape();
+    plan->dtypes[aux_entries[i]] = aux_states[i].dtype();
+  }
+  nnvm::InferShape(idx, &plan->shapes);
+  nnvm::InferType(idx, &plan->dtypes);
+  plan->head_grad_entry.assign(sym.outputs.size(), kNoEntry);
+  for (size_t i = 0; i < head_grads.size(); ++i) {
+    if (!idx.exist(head_grads[i].node.get())) continue;
+    uint32_t e = idx.entry_id(head_grads[i]);
+    uint32_t o = idx.entry_id(sym.outputs[i]);
+    plan->head_grad_entry[i] = e;
+    plan->shapes[e] = plan->shapes[o];
+    plan->dtypes[e] = plan->dtypes[o];
+  }
+  if (!head_grads.empty()) {
+    nnvm::InferShape(idx, &plan->shapes);
+    nnvm::InferType(idx, &plan->dtypes);
+  }
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const nnvm::Node& n = *idx[nid].source;
+    uint32_t n_out = n.is_variable() ? 1 : n.num_outputs();
+    for (uint32_t i = 0; i < n_out; ++i) {
+      uint32_t e = idx.entry_id(nid, i);
+      CHECK(plan->shapes[e].IsKnown())
+          << "bind: cannot infer the shape of output " << i << " of node " << n.attrs.name
+          << (n.is_variable() ? "" : " (operator " + n.op()->name + ")") << ": got "
+          << plan->shapes[e];
+      CHECK_GE(plan->dtypes[e], 0) << "bind: cannot infer the dtype of output " << i
+                                   << " of node " << n.attrs.name;
+    }
+  }
+
+  // Arrays: bound inputs, direct gradient targets, a new array for every other entry.
+  plan->entries.assign(n_entries, NDArray());
+  for (size_t i = 0; i < n_args; ++i) plan->entries[input_entries[i]] = in_args[i];
+  for (size_t i = 0; i < n_aux; ++i) plan->entries[aux_entries[i]] = aux_states[i];
+  std::vector<bool> is_output(n_entries, false);
+  for (size_t i = 0; i < sym.outputs.size(); ++i) is_output[idx.entry_id(sym.outputs[i])] = true;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    const nnvm::NodeEntry& g = plan->heads[sym.outputs.size() + k];
+    size_t arg = x_args[k];
+    uint32_t e = idx.entry_id(g);
+    uint32_t nid = idx.node_id(g.node.get());
+    bool direct = ex->grad_reqs_[arg] == kGradWrite && !g.node->is_variable() &&
+                  nid >= plan->num_forward_nodes && !is_output[e] &&
+                  plan->entries[e].is_none() &&
+                  ex->arg_grads_[arg].ctx() == ctx;
+    if (direct) {
+      plan->entries[e] = ex->arg_grads_[arg];
+    } else {
+      plan->grad_outs.push_back({e, arg, ex->grad_reqs_[arg]});
+    }
+  }
+  for (uint32_t e = 0; e < n_entries; ++e) {
+    if (plan->entries[e].is_none()) plan->entries[e] = NDArray(plan->shapes[e], ctx, true, plan->dtypes[e]);
+  }
+
+  // Per node: parsed attrs and the outputs nobody reads (the kernel may skip them).
+  std::vector<bool> read(n_entries, false);
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    for (const auto& in : idx[nid].inputs) read[idx.entry_id(in)] = true;
+  }
+  for (const auto& h : idx.outputs()) read[idx.entry_id(h)] = true;
+  plan->attrs.resize(idx.num_nodes());
+  plan->unused.resize(idx.num_nodes());
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const nnvm::Node& n = *idx[nid].source;
+    if (n.is_variable()) continue;
+    plan->attrs[nid] = std::make_shared<const nnvm::NodeAttrs>(n.attrs);
+    uint32_t n_out = n.num_outputs();
+    plan->unused[nid].assign(n_out, false);
+    for (uint32_t i = 0; i < n_out; ++i) plan->unused[nid][i] = !read[idx.entry_id(nid, i)];
+  }
+  for (const nnvm::NodeEntry& o : sym.outputs) ex->outputs_.push_back(plan->entries[idx.entry_id(o)]);
+  ex->plan_ = std::move(plan);
+  return ex;
+}
+
+void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
+  RunModeScope mode(is_train);
+  const nnvm::IndexedGraph& idx = *plan_->idx;
+  std::vector<NDArray> ins, outs;
+  std::vector<NDArray*> in_ptrs;
+  for (uint32_t nid = begin; nid < end; ++nid) {
+    const auto& inode = idx[nid];
+    if (inode.source->is_variable()) continue;
+    ins.clear();
+    in_ptrs.clear();
+    for (const auto& e : inode.inputs) ins.push_back(plan_->entries[idx.entry_id(e)]);
+    for (NDArray& a : ins) in_ptrs.push_back(&a);
+    if (monitor_ && monitor_all_) {
+      std::vector<std::string> names = MonitorNames(*inode.source, true);
+      for (size_t i = 0; i < ins.size(); ++i) monitor_(names[i], ins[i]);
+    }
+    outs.clear();
+    uint32_t n_out = inode.source->num_outputs();
+    for (uint32_t i = 0; i < n_out; ++i) outs.push_back(plan_->entries[idx.entry_id(nid, i)]);
+    Imperative::Get()->Invoke(ctx_, plan_->attrs[nid], in_ptrs, &outs, &plan_->unused[nid]);
+    if (monitor_) {
+      std::vector<std::string> names = MonitorNames(*inode.source, false);
+      for (size_t i = 0; i < outs.size(); ++i) monitor_(names[i], outs[i]);
+    }
+  }
+}
+
+void Executor::Forward(bool is_train) { RunNodes(0, plan_->num_forward_nodes, is_train); }
+
+void Executor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
+  Plan& p = *plan_;
+  for (size_t i = 0; i < p.head_grad_entry.size(); ++i) {
+    uint32_t e = p.head_grad_entry[i];
+    if (e == kNoEntry) continue;
+    CHECK(i < head_grads.size() && !head_grads[i].is_none())
+        << "Because the last operator is not Loss function, head_gradient is required when "
+        << "calling backward. If you are attempting to minimize the output as an objective, "
+        << "please modify your network and pass it through the make_loss symbol.";
+    CHECK_EQ(head_grads[i].shape(), p.shapes[e])
+        << "backward: head gradient " << i << " (of " << output_names_[i] << ") has shape "
+        << head_grads[i].shape() << ", the output has " << p.shapes[e];
+    CopyFromTo(head_grads[i], p.entries[e]);
+  }
+  RunNodes(p.num_forward_nodes, static_cast<uint32_t>(p.idx->num_nodes()), is_train);
+  static const nnvm::Op* add = nnvm::Op::GetOrThrow("elemwise_add");
+  for (const Plan::GradOut& g : p.grad_outs) {
+    NDArray& dst = arg_grads_[g.arg];
+    if (g.req == kGradAdd) {
+      RunModeScope mode(is_train);
+      NDArray src = p.entries[g.entry];
+      NDArray acc = dst;
+      std::vector<NDArray> out{dst};
+      Imperative::Get()->Invoke(ctx_, Imperative::ParseAttrs(add, {}), {&acc, &src}, &out);
+    } else {
+      CopyFromTo(p.entries[g.entry], dst);
+    }
+  }
+}
+
+void Executor::SetMonitorCallback(MonitorCallback callback, bool monitor_all) {
+  monitor_ = std::move(callback);
+  monitor_all_ = monitor_all;
+}
+
+std::string Executor::DebugString() const {
+  const nnvm::IndexedGraph& idx = *plan_->idx;
+  std::ostringstream os;
+  os << "Symbol Outputs:\n";
+  for (size_t i = 0; i < output_names_.size(); ++i) {
+    os << "\toutput[" << i << "]=" << output_names_[i] << "\n";
+  }
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const nnvm::Node& n = *idx[nid].source;
+    if (n.is_variable()) {
+      os << "Variable:" << n.attrs.name << "\n";
+      continue;
+    }
+    os << "--------------------\n";
+    os << "Op:" << n.op()->name << ", Name=" << n.attrs.name << "\n" << "Inputs:\n";
+    for (size_t i = 0; i < idx[nid].inputs.size(); ++i) {
+      const auto& e = idx[nid].inputs[i];
+      os << "\targ[" << i << "]=" << idx[e.node_id].source->attrs.name << "(" << e.index
+         << ") " << plan_->shapes[idx.entry_id(e)] << "\n";
+    }
+    os << "Outputs:\n";
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) {
+      os << "\tout[" << i << "]=" << plan_->shapes[idx.entry_id(nid, i)] << "\n";
+    }
+  }
+  return os.str();
+}
+
+}  // namespace mxnet
