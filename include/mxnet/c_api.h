@@ -303,6 +303,64 @@ MXNET_DLL int MXSymbolGetAtomicSymbolInfo(AtomicSymbolCreator creator, const cha
                                           const char** key_var_num_args,
                                           const char** return_type DEFAULT(NULL));
 
+/* ---- Symbols (c_api_symbolic.cc). A SymbolHandle is a graph's output list; every handle a
+ * function returns through SymbolHandle* belongs to the caller (MXSymbolFree). Strings and
+ * arrays returned are thread-local, valid until the next call of this family. ---- */
+/*! \brief Every registered operator once (aliases left out). */
+MXNET_DLL int MXSymbolListAtomicSymbolCreators(uint32_t* out_size, AtomicSymbolCreator** out_array);
+MXNET_DLL int MXSymbolGetAtomicSymbolName(AtomicSymbolCreator creator, const char** name);
+/*! \brief An op node with its parameters parsed (bad ones fail naming the op), no inputs yet. */
+MXNET_DLL int MXSymbolCreateAtomicSymbol(AtomicSymbolCreator creator, uint32_t num_param,
+                                         const char** keys, const char** vals, SymbolHandle* out);
+MXNET_DLL int MXSymbolCreateVariable(const char* name, SymbolHandle* out);
+MXNET_DLL int MXSymbolCreateGroup(uint32_t num_symbols, SymbolHandle* symbols, SymbolHandle* out);
+/*! \brief Load -symbol.json (any MXNet 0.8-1.9 layout; older ones are upgraded). */
+MXNET_DLL int MXSymbolCreateFromFile(const char* fname, SymbolHandle* out);
+MXNET_DLL int MXSymbolCreateFromJSON(const char* json, SymbolHandle* out);
+MXNET_DLL int MXSymbolRemoveAmpCast(SymbolHandle sym_handle, SymbolHandle* ret_sym_handle);
+/*! \brief Save in MXNet 1.9.1's -symbol.json layout, byte for byte. */
+MXNET_DLL int MXSymbolSaveToFile(SymbolHandle symbol, const char* fname);
+MXNET_DLL int MXSymbolSaveToJSON(SymbolHandle symbol, const char** out_json);
+MXNET_DLL int MXSymbolFree(SymbolHandle symbol);
+/*! \brief A deep copy (new nodes). MXShallowCopySymbol shares the nodes. */
+MXNET_DLL int MXSymbolCopy(SymbolHandle symbol, SymbolHandle* out);
+MXNET_DLL int MXShallowCopySymbol(SymbolHandle src, SymbolHandle* out);
+/*! \brief A new node of the head's op and attributes, without inputs or name. */
+MXNET_DLL int MXGenAtomicSymbolFromSymbol(SymbolHandle sym_handle, SymbolHandle* ret_sym_handle);
+/*! \brief The text of Symbol.debug_str(). */
+MXNET_DLL int MXSymbolPrint(SymbolHandle symbol, const char** out_str);
+/*! \brief Name of the single head node; *success is 0 for a group. */
+MXNET_DLL int MXSymbolGetName(SymbolHandle symbol, const char** out, int* success);
+/*! \brief One attribute of the head node (lr_mult also finds __lr_mult__); *success 0 if unset. */
+MXNET_DLL int MXSymbolGetAttr(SymbolHandle symbol, const char* key, const char** out, int* success);
+MXNET_DLL int MXSymbolSetAttr(SymbolHandle symbol, const char* key, const char* value);
+/*! \brief Every node's attributes as out_size pairs "<node>$<key>", value in *out. */
+MXNET_DLL int MXSymbolListAttr(SymbolHandle symbol, uint32_t* out_size, const char*** out);
+/*! \brief The head node's attributes as out_size key, value pairs. */
+MXNET_DLL int MXSymbolListAttrShallow(SymbolHandle symbol, uint32_t* out_size, const char*** out);
+MXNET_DLL int MXSymbolListArguments(SymbolHandle symbol, uint32_t* out_size,
+                                    const char*** out_str_array);
+MXNET_DLL int MXSymbolListOutputs(SymbolHandle symbol, uint32_t* out_size,
+                                  const char*** out_str_array);
+MXNET_DLL int MXSymbolListAuxiliaryStates(SymbolHandle symbol, uint32_t* out_size,
+                                          const char*** out_str_array);
+/*! \brief Variable names: option 0 all, 1 arguments, 2 auxiliary states. */
+MXNET_DLL int NNSymbolListInputNames(SymbolHandle symbol, int option, uint32_t* out_size,
+                                     const char*** out_str_array);
+MXNET_DLL int MXSymbolGetNumOutputs(SymbolHandle symbol, uint32_t* output_count);
+MXNET_DLL int MXSymbolGetInternals(SymbolHandle symbol, SymbolHandle* out);
+MXNET_DLL int MXSymbolGetChildren(SymbolHandle symbol, SymbolHandle* out);
+MXNET_DLL int MXSymbolGetOutput(SymbolHandle symbol, uint32_t index, SymbolHandle* out);
+/*! \brief One new handle per variable of the graph (in *inputs, thread-local array). */
+MXNET_DLL int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_size);
+/*!
+ * \brief Give sym its inputs, in place: keys NULL means args are positional, else args[i]
+ *  is the input named keys[i]. name (may be NULL) renames the head node; inputs not given
+ *  become variables "<name>_<input>".
+ */
+MXNET_DLL int MXSymbolCompose(SymbolHandle sym, const char* name, uint32_t num_args,
+                              const char** keys, SymbolHandle* args);
+
 /*!
  * \brief Run one operator on NDArrays.
  * \param creator an operator handle (NNGetOpHandle).

@@ -83,6 +83,10 @@ using FListInputNames = std::function<std::vector<std::string>(const nnvm::NodeA
 using FListOutputNames = std::function<std::vector<std::string>(const nnvm::NodeAttrs&)>;
 /*! \brief Indices of inputs the op also writes (optimizer updates, aux states). */
 using FMutateInputs = std::function<std::vector<uint32_t>(const nnvm::NodeAttrs&)>;
+/*! \brief Called when a symbol is composed (and for old JSON files) on each input that is a
+ *  variable, with its input index: sets default attrs such as BatchNorm's moving-mean init. */
+using FSetInputVarAttrOnCompose =
+    std::function<void(const nnvm::NodeAttrs& attrs, nnvm::ObjectPtr var, int index)>;
 /*! \brief Number of outputs visible to the user (the rest are internal). */
 using FNumVisibleOutputs = std::function<uint32_t(const nnvm::NodeAttrs&)>;
 /*! \brief An operator computed on NDArrays in the calling thread instead of a kernel pushed to

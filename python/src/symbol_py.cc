@@ -1,5 +1,8 @@
-// mxnet._ffi: SymbolHandle (the output entries of a graph) and autograd.get_symbol.
+// mxnet._ffi: SymbolHandle (the output entries of a graph) and the symbol entry points the
+// C API's MXSymbol* functions also call; autograd.get_symbol.
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,27 +15,124 @@ namespace mxnet {
 
 using SymbolHandle = nnvm::Symbol;
 
+namespace {
+
+std::string ReadTextFile(const std::string& fname) {
+  std::ifstream is(fname, std::ios::binary);
+  if (!is) throw dmlc::Error("cannot open symbol file " + fname + " for reading");
+  std::ostringstream os;
+  os << is.rdbuf();
+  return os.str();
+}
+
+py::object OptionalString(bool ok, const std::string& s) {
+  return ok ? py::object(py::str(s)) : py::object(py::none());
+}
+
+}  // namespace
+
 void DefineSymbol(py::module_& m) {
   py::class_<SymbolHandle>(m, "SymbolHandle")
-      .def("tojson", [](const SymbolHandle& s) { return nnvm::SaveJSON(s.outputs); })
+      .def("tojson", [](const SymbolHandle& s) {
+        MXNET_PY_API("MXSymbolSaveToJSON");
+        return nnvm::SaveJSON(s.outputs);
+      })
+      .def("save", [](const SymbolHandle& s, const std::string& fname) {
+        MXNET_PY_API("MXSymbolSaveToFile");
+        std::string json = nnvm::SaveJSON(s.outputs);
+        std::ofstream os(fname, std::ios::binary);
+        if (!os) throw dmlc::Error("Symbol.save: cannot open " + fname + " for writing");
+        os << json;
+      })
       .def("list_arguments",
-           [](const SymbolHandle& s) { return nnvm::ListVariableNames(s.outputs, false); })
+           [](const SymbolHandle& s) { return s.ListInputNames(nnvm::Symbol::kReadOnlyArgs); })
       .def("list_auxiliary_states",
-           [](const SymbolHandle& s) { return nnvm::ListVariableNames(s.outputs, true); })
-      .def("list_outputs", [](const SymbolHandle& s) { return nnvm::ListOutputNames(s.outputs); })
+           [](const SymbolHandle& s) { return s.ListInputNames(nnvm::Symbol::kAuxiliaryStates); })
+      .def("list_inputs", [](const SymbolHandle& s) { return s.ListInputNames(nnvm::Symbol::kAll); })
+      .def("list_outputs", [](const SymbolHandle& s) { return s.ListOutputNames(); })
+      .def("num_outputs", [](const SymbolHandle& s) { return s.outputs.size(); })
       .def("head_names",
            [](const SymbolHandle& s) {
              std::vector<std::string> names;
              for (const nnvm::NodeEntry& h : s.outputs) names.push_back(h.node->attrs.name);
              return names;
            })
-      .def("head_attrs", [](const SymbolHandle& s) {
-        // kwargs of the single head node (Symbol.list_attr); empty for a group.
-        std::map<std::string, std::string> attrs;
-        if (s.outputs.size() == 1) attrs.insert(s.outputs[0].node->attrs.dict.begin(),
-                                              s.outputs[0].node->attrs.dict.end());
-        return attrs;
+      .def("name", [](const SymbolHandle& s) {
+        std::string out;
+        bool ok = s.GetAttr("name", &out);
+        return OptionalString(ok, out);
+      })
+      .def("attr", [](const SymbolHandle& s, const std::string& key) {
+        std::string out;
+        bool ok = nnvm::GetFrontAttr(s, key, &out);
+        return OptionalString(ok, out);
+      })
+      .def("set_attr", [](SymbolHandle& s, const std::string& key, const std::string& value) {
+        nnvm::SetFrontAttr(&s, key, value);
+      })
+      .def("list_attr", [](const SymbolHandle& s, bool recursive) {
+        return nnvm::ListFrontAttrs(s, recursive);
+      })
+      .def("output", [](const SymbolHandle& s, size_t index) { return s[index]; })
+      .def("get_internals", [](const SymbolHandle& s) { return s.GetInternals(); })
+      .def("get_children", [](const SymbolHandle& s) { return s.GetChildren(); })
+      .def("copy", [](const SymbolHandle& s) { return s.Copy(); })
+      .def("gen_atomic", [](const SymbolHandle& s) { return nnvm::GenAtomicSymbol(s); })
+      .def("shallow_copy", [](const SymbolHandle& s) { return SymbolHandle(s); })
+      .def("debug_str", [](const SymbolHandle& s) {
+        std::ostringstream os;
+        s.Print(os);
+        return os.str();
+      })
+      .def("is_same_graph", [](const SymbolHandle& a, const SymbolHandle& b) {
+        // same heads (node, index): two Python Symbols over one graph
+        if (a.outputs.size() != b.outputs.size()) return false;
+        for (size_t i = 0; i < a.outputs.size(); ++i) {
+          if (a.outputs[i].node != b.outputs[i].node || a.outputs[i].index != b.outputs[i].index) {
+            return false;
+          }
+        }
+        return true;
+      })
+      /*!
+       * compose(args, kwargs, name): give the symbol its inputs in place (args: SymbolHandles
+       * taken positionally; kwargs: dict input name -> SymbolHandle).
+       */
+      .def("compose", [](SymbolHandle& s, const std::vector<const SymbolHandle*>& args,
+                         const std::map<std::string, const SymbolHandle*>& kwargs,
+                         const std::string& name) {
+        MXNET_PY_API("MXSymbolCompose");
+        std::unordered_map<std::string, const nnvm::Symbol*> kw(kwargs.begin(), kwargs.end());
+        s.Compose(args, kw, name);
       });
+
+  /*! symbol_create_atomic(op_name, keys, vals): an op node with parsed kwargs, no inputs. */
+  m.def("symbol_create_atomic", [](const std::string& op_name, const std::vector<std::string>& keys,
+                                   const std::vector<std::string>& vals) {
+    MXNET_PY_API("MXSymbolCreateAtomicSymbol");
+    if (keys.size() != vals.size()) throw py::value_error("keys and vals differ in length");
+    std::vector<std::pair<std::string, std::string>> kwargs;
+    for (size_t i = 0; i < keys.size(); ++i) kwargs.emplace_back(keys[i], vals[i]);
+    return nnvm::CreateAtomicSymbol(nnvm::Op::GetOrThrow(op_name), kwargs);
+  });
+  m.def("symbol_create_variable", [](const std::string& name) {
+    MXNET_PY_API("MXSymbolCreateVariable");
+    return nnvm::Symbol::CreateVariable(name);
+  });
+  m.def("symbol_create_group", [](const std::vector<const SymbolHandle*>& parts) {
+    MXNET_PY_API("MXSymbolCreateGroup");
+    std::vector<nnvm::Symbol> copies;
+    for (const SymbolHandle* p : parts) copies.push_back(*p);
+    return nnvm::Symbol::CreateGroup(copies);
+  });
+  m.def("symbol_load_json", [](const std::string& json) {
+    MXNET_PY_API("MXSymbolCreateFromJSON");
+    return nnvm::LoadJSON(json);
+  });
+  m.def("symbol_load_file", [](const std::string& fname) {
+    MXNET_PY_API("MXSymbolCreateFromFile");
+    return nnvm::LoadJSON(ReadTextFile(fname));
+  });
 
   m.def("autograd_get_symbol", [](const NDArray& x) {
     if (!x.entry().node) {

@@ -12,6 +12,10 @@
 #include "mxnet/ndarray.h"
 #include "profiler/profiler.h"
 
+namespace nnvm {
+class Op;
+}
+
 namespace mxnet {
 namespace c_api {
 
@@ -26,6 +30,10 @@ inline NDArray* ArrayFromHandle(NDArrayHandle h, const char* fn, const char* arg
   if (h == nullptr) Fail(std::string(fn) + ": argument " + arg + " is NULL (expected an NDArray handle)");
   return static_cast<NDArray*>(h);
 }
+
+/*! \brief The op behind an AtomicSymbolCreator / OpHandle; fails (naming fn) unless it is a
+ *  registered operator. */
+const nnvm::Op* OpFromHandle(const void* creator, const char* fn);
 
 /*! \brief Check that an out-parameter or array argument is not NULL. */
 inline void RequireNonNull(const void* p, const char* fn, const char* arg) {

@@ -13,7 +13,6 @@
 
 namespace mxnet {
 namespace c_api {
-namespace {
 
 /*! \brief The op behind a creator handle; fails unless it is a registered operator. */
 const nnvm::Op* OpFromHandle(const void* creator, const char* fn) {
@@ -31,8 +30,6 @@ const nnvm::Op* OpFromHandle(const void* creator, const char* fn) {
   return static_cast<const nnvm::Op*>(creator);
 }
 
-
-}  // namespace
 }  // namespace c_api
 }  // namespace mxnet
 

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "common/np_shape.h"
 #include "mxnet/op_attr_types.h"
 #include "nnvm/gradient.h"
 #include "nnvm/op.h"
@@ -53,23 +54,35 @@ void WriteAttrs(std::ostream& os, const std::unordered_map<std::string, std::str
   os << '}';
 }
 
-template <typename T>
-void WriteIntArray(std::ostream& os, const std::vector<T>& v) {
+// An array as dmlc's writer lays out a vector of plain values: one line up to 10 items, else
+// one item per line indented by the array's nesting depth (depth 2 for a top-level field).
+template <typename WriteItem>
+void WriteArray(std::ostream& os, size_t n, int depth, WriteItem write_item) {
+  const bool multi_line = n > 10;
+  const std::string item_indent = "\n" + std::string(2 * depth, ' ');
   os << '[';
-  for (size_t i = 0; i < v.size(); ++i) os << (i > 0 ? ", " : "") << v[i];
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) os << ", ";
+    if (multi_line) os << item_indent;
+    write_item(i);
+  }
+  if (multi_line && n > 0) os << '\n' << std::string(2 * (depth - 1), ' ');
   os << ']';
+}
+
+template <typename T>
+void WriteIntArray(std::ostream& os, const std::vector<T>& v, int depth) {
+  WriteArray(os, v.size(), depth, [&](size_t i) { os << v[i]; });
 }
 
 using NodeIds = std::unordered_map<const Node*, uint32_t>;
 
-void WriteEntries(std::ostream& os, const std::vector<NodeEntry>& entries, const NodeIds& ids) {
-  os << '[';
-  for (size_t i = 0; i < entries.size(); ++i) {
+void WriteEntries(std::ostream& os, const std::vector<NodeEntry>& entries, const NodeIds& ids,
+                  int depth) {
+  WriteArray(os, entries.size(), depth, [&](size_t i) {
     const NodeEntry& e = entries[i];
-    os << (i > 0 ? ", " : "") << '[' << ids.at(e.node.get()) << ", " << e.index << ", "
-       << e.version << ']';
-  }
-  os << ']';
+    os << '[' << ids.at(e.node.get()) << ", " << e.index << ", " << e.version << ']';
+  });
 }
 
 }  // namespace
@@ -99,23 +112,29 @@ std::string SaveJSON(const std::vector<NodeEntry>& heads) {
       WriteAttrs(os, n.attrs.dict);
     }
     os << ", \n      \"inputs\": ";
-    WriteEntries(os, n.inputs, ids);
+    WriteEntries(os, n.inputs, ids, 4);
     if (!n.control_deps.empty()) {
       std::vector<uint32_t> deps;
       for (const ObjectPtr& d : n.control_deps) deps.push_back(ids.at(d.get()));
       os << ", \n      \"control_deps\": ";
-      WriteIntArray(os, deps);
+      WriteIntArray(os, deps, 4);
     }
     os << "\n    }";
   }
   if (!order.empty()) os << "\n  ";
   os << "], \n  \"arg_nodes\": ";
-  WriteIntArray(os, arg_nodes);
+  WriteIntArray(os, arg_nodes, 2);
   os << ", \n  \"node_row_ptr\": ";
-  WriteIntArray(os, row_ptr);
+  WriteIntArray(os, row_ptr, 2);
   os << ", \n  \"heads\": ";
-  WriteEntries(os, heads, ids);
-  os << ", \n  \"attrs\": {\"mxnet_version\": [\"int\", " << kMXNetVersion << "]}\n}";
+  WriteEntries(os, heads, ids, 2);
+  // graph attrs, sorted; is_np_shape marks a graph saved with numpy shape semantics on
+  if (mxnet::common::NumpyShapeState() != 0) {
+    os << ", \n  \"attrs\": {\n    \"is_np_shape\": [\"int\", 1], \n    \"mxnet_version\": "
+       << "[\"int\", " << kMXNetVersion << "]\n  }\n}";
+  } else {
+    os << ", \n  \"attrs\": {\"mxnet_version\": [\"int\", " << kMXNetVersion << "]}\n}";
+  }
   return os.str();
 }
 

@@ -335,6 +335,7 @@ then set ``gamma`` to 1 and its gradient to 0.
     .set_attr<FMutateInputs>("FMutateInputs", [](const NodeAttrs&) {
       return std::vector<uint32_t>{batchnorm::kMovingMean, batchnorm::kMovingVar};
     })
+    .set_attr<FSetInputVarAttrOnCompose>("FSetInputVarAttrOnCompose", MovingStatsInitOnCompose)
     .set_attr<FInferShape>("FInferShape", BatchNormShape)
     .set_attr<FInferType>("FInferType", BatchNormType)
     .set_attr<FCompute>("FCompute<cpu>", BatchNormCompute)

@@ -86,6 +86,14 @@ void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::ve
 void BatchNormBackwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
                             const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
 
+/*! \brief FSetInputVarAttrOnCompose of the batch norms: moving_mean starts at zero and
+ *  moving_var at one unless the variable says otherwise (MXNet writes this into the JSON). */
+inline void MovingStatsInitOnCompose(const NodeAttrs&, nnvm::ObjectPtr var, int index) {
+  if (var->attrs.dict.count("__init__")) return;
+  if (index == batchnorm::kMovingMean) var->attrs.dict["__init__"] = "[\"zero\", {}]";
+  if (index == batchnorm::kMovingVar) var->attrs.dict["__init__"] = "[\"one\", {}]";
+}
+
 }  // namespace op
 }  // namespace mxnet
 

@@ -200,6 +200,8 @@ void RegisterVariant(const VariantDecl& d) {
       .set_attr<FMutateInputs>("FMutateInputs", [](const NodeAttrs&) {
         return std::vector<uint32_t>{batchnorm::kMovingMean, batchnorm::kMovingVar};
       })
+      .set_attr<FSetInputVarAttrOnCompose>("FSetInputVarAttrOnCompose",
+                                           MovingStatsInitOnCompose)
       .set_attr<FInferShape>("FInferShape", Delegate<FInferShape>("BatchNorm", "FInferShape"))
       .set_attr<FInferType>("FInferType", Delegate<FInferType>("BatchNorm", "FInferType"))
       .set_attr<FCompute>("FCompute<cpu>",

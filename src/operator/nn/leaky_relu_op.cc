@@ -326,6 +326,13 @@ The following modified ReLU Activation functions are supported:
     .add_argument("data", "NDArray-or-Symbol", "Input data to activation function.")
     .add_argument("gamma", "NDArray-or-Symbol", "Input data to activation function.")
     .add_arguments(LeakyReLUParam::__FIELDS__())
+    .set_attr<FSetInputVarAttrOnCompose>(
+        "FSetInputVarAttrOnCompose",
+        [](const NodeAttrs&, nnvm::ObjectPtr var, int index) {  // prelu's slope starts at 0.25
+          if (index == 1 && !var->attrs.dict.count("__init__")) {
+            var->attrs.dict["__init__"] = "[\"Constant\", {\"value\": 0.25}]";
+          }
+        })
     .set_attr<FListInputNames>("FListInputNames",
                                [](const NodeAttrs& a) {
                                  return HasGamma(a) ? std::vector<std::string>{"data", "gamma"}

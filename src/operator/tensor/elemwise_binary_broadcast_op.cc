@@ -181,6 +181,35 @@ MXNET_REGISTER_BINARY_(broadcast_logical_or, logical_or, nullptr, true,
 MXNET_REGISTER_BINARY_(broadcast_logical_xor, logical_xor, nullptr, true,
                        "Returns the result of element-wise logical xor with broadcasting.");
 
+// Same-shape forms of the rest, as MXNet 1.9's symbol operators (a % b, a ** b, a == b, ...)
+// create them; mx.sym.maximum / minimum / hypot too.
+MXNET_REGISTER_BINARY_(_mod, mod, ModGrad, false, "Modulo of same-shape arrays.", "_Mod");
+MXNET_REGISTER_BINARY_(_power, power, PowerGrad, false, "Power of same-shape arrays.", "_Power");
+MXNET_REGISTER_BINARY_(_maximum, maximum, MaxMinGrad<true>, false,
+                       "Element-wise maximum of same-shape arrays.", "_Maximum");
+MXNET_REGISTER_BINARY_(_minimum, minimum, MaxMinGrad<false>, false,
+                       "Element-wise minimum of same-shape arrays.", "_Minimum");
+MXNET_REGISTER_BINARY_(_hypot, hypot, HypotGrad, false,
+                       "Hypotenuse of same-shape legs, element-wise.", "_Hypot");
+MXNET_REGISTER_BINARY_(_equal, eq, nullptr, false, "a == b of same-shape arrays (1 or 0).",
+                       "_Equal");
+MXNET_REGISTER_BINARY_(_not_equal, ne, nullptr, false, "a != b of same-shape arrays (1 or 0).",
+                       "_Not_Equal");
+MXNET_REGISTER_BINARY_(_greater, gt, nullptr, false, "a > b of same-shape arrays (1 or 0).",
+                       "_Greater");
+MXNET_REGISTER_BINARY_(_greater_equal, ge, nullptr, false,
+                       "a >= b of same-shape arrays (1 or 0).", "_Greater_Equal");
+MXNET_REGISTER_BINARY_(_lesser, lt, nullptr, false, "a < b of same-shape arrays (1 or 0).",
+                       "_Lesser");
+MXNET_REGISTER_BINARY_(_lesser_equal, le, nullptr, false,
+                       "a <= b of same-shape arrays (1 or 0).", "_Lesser_Equal");
+MXNET_REGISTER_BINARY_(_logical_and, logical_and, nullptr, false,
+                       "Logical and of same-shape arrays (1 or 0).", "_Logical_And");
+MXNET_REGISTER_BINARY_(_logical_or, logical_or, nullptr, false,
+                       "Logical or of same-shape arrays (1 or 0).", "_Logical_Or");
+MXNET_REGISTER_BINARY_(_logical_xor, logical_xor, nullptr, false,
+                       "Logical xor of same-shape arrays (1 or 0).", "_Logical_Xor");
+
 
 
 }  // namespace

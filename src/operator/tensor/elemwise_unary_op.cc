@@ -224,7 +224,8 @@ const bool reg_unary_make_loss_ [[maybe_unused]] =
                    "Marks the input as a loss: the output equals the input, and its gradient "
                    "is one for every element, whatever the head gradient.",
                    UnaryCompute<unary_op::identity, true>, true, GradOnes)
-         .add_alias("_sparse_make_loss"),
+         .add_alias("_sparse_make_loss")
+         .set_attr<FListOutputNames>("FListOutputNames", InputNames({"loss"})),
      true);
 MXNET_UNARY_ANY_(logical_not, logical_not, nullptr,
                  "Returns the result of logical NOT (!) on the input, element-wise: 1 where "

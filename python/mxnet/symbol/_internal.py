@@ -1,0 +1,1 @@
+"""mx.sym._internal: every registered operator under its own name (underscored ones too)."""

@@ -1,0 +1,1 @@
+"""mx.sym.contrib: operators generated from the registry (see register.py)."""

@@ -1,0 +1,1 @@
+"""mx.sym.image: operators generated from the registry (see register.py)."""

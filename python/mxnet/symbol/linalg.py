@@ -1,0 +1,1 @@
+"""mx.sym.linalg: operators generated from the registry (see register.py)."""
