@@ -101,11 +101,12 @@ def _formats_compatible(given, stored):
 def _infer(sym, infer_fn, *args, **kwargs):
     """sym.infer_shape / infer_type (`infer_fn`), through the symbol module's inference
     helpers when the Symbol class does not carry the method itself."""
-    method = getattr(sym, infer_fn, None)
+    method = getattr(type(sym), infer_fn, None)
     if method is not None:
-        return method(*args, **kwargs)
-    from ..symbol import _infer as infer_module
-    return getattr(infer_module, infer_fn)(sym, *args, **kwargs)
+        return method(sym, *args, **kwargs)
+    from ..symbol._infer import infer_shape, infer_type
+    return {'infer_shape': infer_shape, 'infer_type': infer_type}[infer_fn](sym, *args,
+                                                                          **kwargs)
 
 
 _OP_FUNCTIONS = {}

@@ -435,7 +435,7 @@ def _graph_op(out, flags):
     """A callable running the graph `out` on its inputs (in `out.list_inputs()` order) as
     one operation: the core's CachedOp when this build has one, otherwise the operators
     one by one (same results; autograd records each of them)."""
-    cached_op = getattr(ndarray, 'CachedOp', None)
+    cached_op = vars(ndarray).get('CachedOp')   # (a module attribute lookup, never a stand-in)
     if cached_op is not None:
         return cached_op(out, flags)
     runner = GraphRunner(out)
@@ -545,7 +545,7 @@ class HybridBlock(Block):
 
     def _partition(self, out, data_names, params, flat_args):
         """The graph `out` partitioned by the subgraph backend named in hybridize()."""
-        if not hasattr(out, 'optimize_for'):
+        if getattr(type(out), 'optimize_for', None) is None:
             raise MXNetError("%s '%s': subgraph backend '%s' is not registered; this build "
                              "partitions no graphs (backend=None runs the graph as traced)"
                              % (type(self).__name__, self.name, self._backend))
