@@ -7,6 +7,8 @@ same snippet with this package and compare. Legacy cases keep a JSON in an older
 (written here from a 1.9.1 graph the way MXNet 0.8-0.11 laid files out) and what 1.9.1 makes
 of it after loading.
 """
+import contextlib
+import io
 import json
 import os
 import sys
@@ -122,6 +124,13 @@ out = mx.sym.Group([l, mx.sym.make_loss(mx.sym.mean(e)), mx.sym.BlockGrad(e)])
 LEGACY_BASE = "conv_bn_pool"
 
 
+def summary(sym, shape=None):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        mx.viz.print_summary(sym, shape)
+    return buf.getvalue()
+
+
 def describe(sym):
     internals = sym.get_internals()
     children = sym.get_children()
@@ -139,6 +148,7 @@ def describe(sym):
         "internals": internals.list_outputs(),
         "children": None if children is None else children.list_outputs(),
         "repr": repr(sym),
+        "summary": summary(sym),
     }
 
 
@@ -189,6 +199,11 @@ def main():
         with mx.name.NameManager():
             exec(code, scope)  # pylint: disable=exec-used
         result["cases"][name] = dict(code=code, **describe(scope["out"]))
+    scope = {"mx": mx}
+    with mx.name.NameManager():
+        exec(CASES["mlp"], scope)  # pylint: disable=exec-used
+    result["cases"]["mlp"]["summary_with_shape"] = {"shape": {"data": [2, 20]},
+                                                    "text": summary(scope["out"], {"data": (2, 20)})}
     base = json.loads(result["cases"][LEGACY_BASE]["json"])
     for name, fn in (("v0.8", legacy_08), ("v0.10_attr", legacy_attr_key)):
         text = json.dumps(fn(json.loads(json.dumps(base))), indent=2)
@@ -196,6 +211,15 @@ def main():
         result["legacy"][name] = dict(legacy_json=text, **describe(loaded))
     with open(out_path, "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
+    # a real exported model: Gluon's resnet18_v1, hybridized and exported by 1.9.1
+    from mxnet.gluon.model_zoo import vision
+    net = vision.get_model("resnet18_v1")
+    net.initialize()
+    net.hybridize()
+    net(mx.nd.zeros((1, 3, 224, 224)))
+    prefix = os.path.join(os.path.dirname(out_path), "symbol_resnet18_v1_mxnet191")
+    net.export(prefix)
+    os.remove(prefix + "-0000.params")
     print("wrote", out_path, len(result["cases"]), "cases", len(result["legacy"]), "legacy")
 
 

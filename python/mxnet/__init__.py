@@ -13,6 +13,11 @@ from . import attribute
 from .attribute import AttrScope
 from . import symbol
 from . import symbol as sym
+from . import visualization
+from . import visualization as viz
+from . import executor
+from . import monitor
+from . import monitor as mon
 from . import random
 from . import random as rnd
 from . import registry
@@ -38,6 +43,6 @@ from . import contrib
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
            "optimizer", "lr_scheduler", "random", "rnd", "runtime", "engine", "util",
            "test_utils", "profiler", "operator", "current_context", "num_gpus", "name",
-           "attribute", "AttrScope", "symbol", "sym", "is_np_shape", "set_np_shape", "np_shape",
+           "attribute", "AttrScope", "symbol", "sym", "visualization", "viz", "is_np_shape", "set_np_shape", "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
            "registry", "initializer", "init", "metric", "contrib"]

@@ -76,8 +76,17 @@ void RegisterCustomFunctionOps() {
   done = true;
   auto num_in = [](const nnvm::NodeAttrs& a) { return FunctionOf(a).num_inputs; };
   auto num_out = [](const nnvm::NodeAttrs& a) { return FunctionOf(a).num_outputs; };
+  // Only record_function makes these nodes (with the Python function in parsed); one created
+  // from a name (mx.sym._internal._CustomFunction) has no function to run.
+  auto only_recorded = [](nnvm::NodeAttrs* a) {
+    if (!a->parsed.has_value()) {
+      throw dmlc::Error("Operator " + a->op->name + " is created by autograd.Function when "
+                        "recording; it cannot be created by name");
+    }
+  };
   nnvm::Op::Register("_CustomFunction")
       .describe("A node recorded for a Python autograd.Function (forward already ran).")
+      .set_attr_parser(only_recorded)
       .set_num_inputs(num_in)
       .set_num_outputs(num_out)
       .set_attr<FGradient>("FGradient", [](const nnvm::ObjectPtr& n,
@@ -93,6 +102,7 @@ void RegisterCustomFunctionOps() {
       });
   nnvm::Op::Register("_backward_CustomFunction")
       .describe("Runs a Python autograd.Function's backward.")
+      .set_attr_parser(only_recorded)
       .set_num_inputs(num_out)
       .set_num_outputs(num_in)
       .set_attr<FNDArrayFunction>("FNDArrayFunction", CustomBackward);

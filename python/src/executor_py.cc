@@ -1,10 +1,11 @@
-// mxnet._ffi: the graph passes Symbol calls (infer_shape / infer_type) and the Executor of
-// Symbol.bind / simple_bind (mx.executor.Executor wraps ExecutorHandle).
+// mxnet._ffi: the graph passes Symbol calls (infer_shape / infer_type), the Executor of
+// Symbol.bind / simple_bind (mx.executor.Executor wraps ExecutorHandle) and CachedOp.
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "imperative/cached_op.h"
 #include "mxnet/executor.h"
 #include "nnvm/pass.h"
 #include "nnvm/symbol.h"
@@ -161,6 +162,29 @@ void DefineExecutor(py::module_& m) {
   }, py::arg("sym"), py::arg("dev_type"), py::arg("dev_id"), py::arg("shapes"),
      py::arg("dtypes"), py::arg("grad_reqs"), py::arg("shared").none(true),
      py::arg("shared_arg_names"), py::arg("shared_buffer"));
+
+  // A symbol run as one operator (mx.nd.CachedOp); flags as MXCreateCachedOpEx takes them.
+  py::class_<CachedOp, std::shared_ptr<CachedOp>>(m, "CachedOpHandle")
+      .def(py::init([](const nnvm::Symbol& sym,
+                       const std::vector<std::pair<std::string, std::string>>& flags) {
+        MXNET_PY_API("MXCreateCachedOpEx");
+        return std::make_shared<CachedOp>(sym, flags);
+      }))
+      .def("num_inputs", &CachedOp::num_inputs)
+      .def("num_outputs", &CachedOp::num_outputs)
+      .def("symbol", &CachedOp::symbol)
+      .def("invoke", [](CachedOp& op, const py::list& inputs, const py::list& out, int dev_type,
+                        int dev_id) {
+        MXNET_PY_API("MXInvokeCachedOpEx");
+        std::vector<NDArray> in = Arrays(inputs), outs = Arrays(out);
+        std::vector<NDArray*> in_ptrs, out_ptrs;
+        for (NDArray& a : in) {
+          if (a.is_none()) throw py::type_error("CachedOp: an input is None");
+          in_ptrs.push_back(&a);
+        }
+        for (NDArray& a : outs) out_ptrs.push_back(&a);
+        return ArrayList(op.Invoke(MakeContext(dev_type, dev_id), in_ptrs, out_ptrs));
+      });
 }
 
 }  // namespace mxnet

@@ -56,16 +56,17 @@ std::unique_ptr<Executor> Executor::SimpleBind(
     known.push_back(kv.second);
   }
   auto sh = nnvm::InferSymbolShapes(sym.outputs, keys, known);
-  // dtypes: given ones, a variable's __dtype__, else float32 for arguments (MXNet's default).
+  // dtypes: the given ones; when none is given, float32 for every argument without a
+  // __dtype__ attribute (MXNet 1.9.1's default type_dict).
   std::vector<std::string> tkeys;
   std::vector<int> tknown;
   for (const auto& kv : dtypes) {
     tkeys.push_back(kv.first);
     tknown.push_back(kv.second);
   }
-  for (uint32_t nid : idx.arg_nodes()) {
+  for (uint32_t nid : dtypes.empty() ? idx.arg_nodes() : std::vector<uint32_t>()) {
     const nnvm::Node& n = *idx[nid].source;
-    if (!dtypes.count(n.attrs.name) && !n.attrs.dict.count("__dtype__")) {
+    if (!n.attrs.dict.count("__dtype__")) {
       tkeys.push_back(n.attrs.name);
       tknown.push_back(kFloat32);
     }

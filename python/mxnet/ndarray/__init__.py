@@ -19,3 +19,4 @@ _ndarray_mod._internal = _internal
 _ndarray_mod._install_fluent()
 
 from . import indexing as _indexing  # noqa: E402,F401
+from .._cached_op import CachedOp  # noqa: E402,F401

@@ -99,3 +99,41 @@ def test_legacy_json_upgrades_as_mxnet191(name):
     assert sym.list_outputs() == ref["outputs"]
     assert sym.attr_dict() == ref["attr_dict"]
     assert _without_row_ptr(sym.tojson()) == _without_row_ptr(ref["json"])  # conv_bn_pool
+
+
+def _summary(sym, shape=None):
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        mx.viz.print_summary(sym, shape)
+    return buf.getvalue()
+
+
+def test_print_summary_matches_mxnet191(case):
+    sym, ref = case
+    assert _summary(sym) == ref["summary"]
+
+
+@pytest.mark.skipif(not hasattr(mx.sym.Symbol, "infer_shape"), reason="needs infer_shape")
+def test_print_summary_with_shapes_matches_mxnet191():
+    ref = REF["cases"]["mlp"]["summary_with_shape"]
+    shape = {k: tuple(v) for k, v in ref["shape"].items()}
+    assert _summary(build(REF["cases"]["mlp"]["code"]), shape) == ref["text"]
+
+
+def test_resnet18_exported_by_mxnet191_loads_and_saves_back():
+    path = os.path.join(os.path.dirname(__file__), "fixtures",
+                        "symbol_resnet18_v1_mxnet191-symbol.json")
+    with open(path) as f:
+        text = f.read()
+    sym = mx.sym.load(path)
+    # max pooling: see ROW_PTR_DIFFERS
+    assert _without_row_ptr(sym.tojson()) == _without_row_ptr(text)
+    # the counts MXNet 1.9.1 lists for this file
+    assert len(sym.list_arguments()) == 63
+    assert len(sym.list_auxiliary_states()) == 40
+    assert len(sym.get_internals()) == 171
+    _, out_shapes, aux_shapes = sym.infer_shape(data=(2, 3, 224, 224))
+    assert out_shapes == [(2, 1000)]
+    assert all(len(s) == 1 for s in aux_shapes)

@@ -1,0 +1,295 @@
+// CachedOp: building the forward + gradient graph of a symbol once, and the _CachedOp /
+// _backward_CachedOp operators that run it node by node through Imperative::Invoke.
+#include "imperative/cached_op.h"
+
+#include <dmlc/logging.h>
+
+#include <unordered_set>
+
+#include "mxnet/op_attr_types.h"
+#include "nnvm/gradient.h"
+#include "nnvm/op.h"
+#include "nnvm/pass.h"
+
+namespace mxnet {
+namespace {
+
+constexpr uint32_t kNoEntry = UINT32_MAX;
+
+const CachedOp& State(const nnvm::NodeAttrs& attrs) {
+  auto* p = std::any_cast<std::shared_ptr<CachedOp>>(&attrs.parsed);
+  CHECK(p != nullptr && *p) << "Operator " << (attrs.op ? attrs.op->name : "_CachedOp")
+                            << " can only be created from a symbol (mx.nd.CachedOp)";
+  return **p;
+}
+
+bool HasState(const nnvm::NodeAttrs& attrs) {
+  auto* p = std::any_cast<std::shared_ptr<CachedOp>>(&attrs.parsed);
+  return p != nullptr && *p;
+}
+
+// Autograd off inside the graph: the recorded node is the CachedOp itself.
+class NoRecordScope {
+ public:
+  NoRecordScope() : prev_(Imperative::Get()->set_is_recording(false)) {}
+  ~NoRecordScope() { Imperative::Get()->set_is_recording(prev_); }
+
+ private:
+  bool prev_;
+};
+
+}  // namespace
+
+CachedOp::CachedOp(const nnvm::Symbol& sym,
+                   std::vector<std::pair<std::string, std::string>> flags)
+    : sym_(sym), flags_(std::move(flags)) {
+  CHECK(!sym_.outputs.empty()) << "CachedOp: the symbol has no outputs";
+  nnvm::IndexedGraph fwd(sym_.outputs);
+  num_forward_nodes_ = static_cast<uint32_t>(fwd.num_nodes());
+  heads_ = sym_.outputs;
+  std::vector<nnvm::NodeEntry> xs, head_grads;
+  for (uint32_t nid : fwd.input_nodes()) xs.emplace_back(fwd.node_ptr(nid), 0, 0);
+  for (size_t i = 0; i < sym_.outputs.size(); ++i) {
+    head_grads.emplace_back(nnvm::CreateVariableNode("head_grad" + std::to_string(i)), 0, 0);
+  }
+  // The gradient graph, unless some op on the way cannot be differentiated: then the op
+  // still runs forward, and backward raises that error.
+  try {
+    std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(sym_.outputs, xs, head_grads);
+    heads_.insert(heads_.end(), grads.begin(), grads.end());
+    has_backward_ = true;
+  } catch (const dmlc::Error& e) {
+    no_backward_reason_ = e.what();
+  }
+  idx_ = std::make_unique<nnvm::IndexedGraph>(heads_);
+  const nnvm::IndexedGraph& idx = *idx_;
+  std::unordered_set<uint32_t> mutated(fwd.mutable_input_nodes().begin(),
+                                       fwd.mutable_input_nodes().end());
+  for (size_t i = 0; i < fwd.input_nodes().size(); ++i) {
+    uint32_t nid = fwd.input_nodes()[i];
+    input_entries_.push_back(idx.entry_id(idx.node_id(fwd[nid].source), 0));
+    if (mutated.count(nid)) mutable_inputs_.push_back(static_cast<uint32_t>(i));
+  }
+  for (const nnvm::NodeEntry& o : sym_.outputs) output_entries_.push_back(idx.entry_id(o));
+  const size_t n_entries = idx.num_node_entries();
+  std::vector<bool> read_fwd(n_entries, false), read_bwd(n_entries, false);
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    for (const auto& in : idx[nid].inputs) {
+      (nid < num_forward_nodes_ ? read_fwd : read_bwd)[idx.entry_id(in)] = true;
+    }
+  }
+  if (has_backward_) {
+    for (size_t i = 0; i < head_grads.size(); ++i) {
+      head_grad_entries_.push_back(idx.exist(head_grads[i].node.get()) ? idx.entry_id(head_grads[i])
+                                                                     : kNoEntry);
+    }
+    for (size_t i = sym_.outputs.size(); i < heads_.size(); ++i) {
+      uint32_t e = idx.entry_id(heads_[i]);
+      grad_entries_.push_back(e);
+      read_bwd[e] = true;
+    }
+    // Forward values backward reads (variables excepted: they are the inputs).
+    for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
+      if (idx[nid].source->is_variable()) continue;
+      for (uint32_t i = 0; i < idx[nid].source->num_outputs(); ++i) {
+        if (read_bwd[idx.entry_id(nid, i)]) saved_entries_.push_back(idx.entry_id(nid, i));
+      }
+    }
+  }
+  std::vector<bool> is_output(n_entries, false), is_saved(n_entries, false);
+  for (uint32_t e : output_entries_) is_output[e] = true;
+  for (uint32_t e : saved_entries_) is_saved[e] = true;
+  attrs_.resize(idx.num_nodes());
+  unused_infer_.resize(idx.num_nodes());
+  unused_train_.resize(idx.num_nodes());
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const nnvm::Node& n = *idx[nid].source;
+    if (n.is_variable()) continue;
+    attrs_[nid] = std::make_shared<const nnvm::NodeAttrs>(n.attrs);
+    uint32_t n_out = n.num_outputs();
+    unused_infer_[nid].assign(n_out, false);
+    unused_train_[nid].assign(n_out, false);
+    for (uint32_t i = 0; i < n_out; ++i) {
+      uint32_t e = idx.entry_id(nid, i);
+      if (nid < num_forward_nodes_) {
+        unused_infer_[nid][i] = !read_fwd[e] && !is_output[e];
+        unused_train_[nid][i] = !read_fwd[e] && !is_output[e] && !is_saved[e];
+      } else {
+        unused_train_[nid][i] = !read_bwd[e];
+      }
+    }
+  }
+}
+
+void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
+                   const std::vector<std::vector<bool>>& unused) const {
+  const nnvm::IndexedGraph& idx = *idx_;
+  Context ctx = Context::CPU();
+  for (uint32_t e : input_entries_) {
+    if (!(*entries)[e].is_none()) {
+      ctx = (*entries)[e].ctx();
+      break;
+    }
+  }
+  NoRecordScope no_record;
+  std::vector<NDArray> ins, outs;
+  std::vector<NDArray*> in_ptrs;
+  for (uint32_t nid = begin; nid < end; ++nid) {
+    const auto& inode = idx[nid];
+    if (inode.source->is_variable()) continue;
+    ins.clear();
+    in_ptrs.clear();
+    for (const auto& e : inode.inputs) {
+      const NDArray& a = (*entries)[idx.entry_id(e)];
+      CHECK(!a.is_none()) << "CachedOp: node " << inode.source->attrs.name << " reads an entry "
+                          << "that was not computed";
+      ins.push_back(a);
+    }
+    for (NDArray& a : ins) in_ptrs.push_back(&a);
+    outs.clear();
+    Imperative::Get()->Invoke(ctx, attrs_[nid], in_ptrs, &outs, &unused[nid]);
+    for (uint32_t i = 0; i < outs.size(); ++i) (*entries)[idx.entry_id(nid, i)] = outs[i];
+  }
+}
+
+void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const {
+  CHECK_EQ(inputs.size(), input_entries_.size())
+      << "CachedOp: " << input_entries_.size() << " inputs expected, given " << inputs.size();
+  // Recording: keep what backward reads (hidden outputs of the recorded node).
+  const bool save = has_backward_ && Imperative::Get()->is_recording();
+  std::vector<NDArray> entries(idx_->num_node_entries());
+  for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = inputs[i];
+  Run(0, num_forward_nodes_, &entries, save ? unused_train_ : unused_infer_);
+  outputs->clear();
+  for (uint32_t e : output_entries_) outputs->push_back(entries[e]);
+  for (uint32_t e : saved_entries_) outputs->push_back(save ? entries[e] : NDArray());
+}
+
+void CachedOp::Backward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const {
+  CHECK(has_backward_) << "CachedOp: the graph cannot be differentiated: " << no_backward_reason_;
+  const size_t n_out = output_entries_.size(), n_in = input_entries_.size();
+  CHECK_EQ(inputs.size(), n_out + n_in + saved_entries_.size())
+      << "_backward_CachedOp: wrong number of inputs";
+  std::vector<NDArray> entries(idx_->num_node_entries());
+  for (size_t i = 0; i < n_out; ++i) {
+    if (head_grad_entries_[i] != kNoEntry) entries[head_grad_entries_[i]] = inputs[i];
+  }
+  for (size_t i = 0; i < n_in; ++i) entries[input_entries_[i]] = inputs[n_out + i];
+  for (size_t i = 0; i < saved_entries_.size(); ++i) {
+    CHECK(!inputs[n_out + n_in + i].is_none())
+        << "CachedOp: backward needs the forward values, which were not kept (the forward ran "
+        << "without autograd recording)";
+    entries[saved_entries_[i]] = inputs[n_out + n_in + i];
+  }
+  Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries, unused_train_);
+  outputs->clear();
+  for (uint32_t e : grad_entries_) outputs->push_back(entries[e]);
+}
+
+template <typename T>
+bool CachedOp::InferAttr(std::vector<T>* in, std::vector<T>* out,
+                         size_t (*pass)(const nnvm::IndexedGraph&, std::vector<T>*)) const {
+  const nnvm::IndexedGraph& idx = *idx_;
+  std::vector<T> attrs(idx.num_node_entries(), T());
+  if constexpr (std::is_same<T, int>::value) attrs.assign(attrs.size(), -1);
+  for (size_t i = 0; i < input_entries_.size(); ++i) attrs[input_entries_[i]] = (*in)[i];
+  for (size_t i = 0; i < output_entries_.size() && i < out->size(); ++i) {
+    attrs[output_entries_[i]] = (*out)[i];
+  }
+  pass(idx, &attrs);
+  for (size_t i = 0; i < head_grad_entries_.size(); ++i) {
+    if (head_grad_entries_[i] != kNoEntry) attrs[head_grad_entries_[i]] = attrs[output_entries_[i]];
+  }
+  pass(idx, &attrs);
+  bool known = true;
+  auto set = [&](T* slot, const T& v) {
+    *slot = v;
+    if constexpr (std::is_same<T, int>::value) known = known && v >= 0;
+    else known = known && v.IsKnown();
+  };
+  for (size_t i = 0; i < input_entries_.size(); ++i) set(&(*in)[i], attrs[input_entries_[i]]);
+  out->resize(output_entries_.size() + saved_entries_.size());
+  for (size_t i = 0; i < output_entries_.size(); ++i) set(&(*out)[i], attrs[output_entries_[i]]);
+  for (size_t i = 0; i < saved_entries_.size(); ++i) {
+    set(&(*out)[output_entries_.size() + i], attrs[saved_entries_[i]]);
+  }
+  return known;
+}
+
+bool CachedOp::InferShape(std::vector<TShape>* in, std::vector<TShape>* out) const {
+  return InferAttr<TShape>(in, out, &nnvm::InferShape);
+}
+
+bool CachedOp::InferType(std::vector<int>* in, std::vector<int>* out) const {
+  return InferAttr<int>(in, out, &nnvm::InferType);
+}
+
+std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
+                                      const std::vector<NDArray*>& inputs,
+                                      const std::vector<NDArray*>& out) {
+  static const nnvm::Op* op = nnvm::Op::GetOrThrow("_CachedOp");
+  CHECK_EQ(inputs.size(), num_inputs())
+      << "CachedOp: " << num_inputs() << " inputs expected (the symbol's list_inputs), given "
+      << inputs.size();
+  auto attrs = std::make_shared<nnvm::NodeAttrs>();
+  attrs->op = op;
+  attrs->name = "_cachedop";
+  attrs->parsed = shared_from_this();
+  return Imperative::Get()->InvokeOp(default_ctx, attrs, inputs, out);
+}
+
+NNVM_REGISTER_OP(_CachedOp)
+    .describe("A symbol's graph run as one operator (mx.nd.CachedOp, hybridized blocks).")
+    .set_num_inputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
+    .set_num_outputs([](const nnvm::NodeAttrs& a) {
+      return HasState(a) ? State(a).num_outputs() + State(a).num_saved() : 0u;
+    })
+    .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs",
+                                  [](const nnvm::NodeAttrs& a) {
+                                    return HasState(a) ? State(a).num_outputs() : 0u;
+                                  })
+    .set_attr<FMutateInputs>("FMutateInputs",
+                             [](const nnvm::NodeAttrs& a) {
+                               return HasState(a) ? State(a).mutable_inputs()
+                                                  : std::vector<uint32_t>();
+                             })
+    .set_attr<FInferShape>("FInferShape",
+                           [](const nnvm::NodeAttrs& a, std::vector<TShape>* in,
+                              std::vector<TShape>* out) { return State(a).InferShape(in, out); })
+    .set_attr<FInferType>("FInferType",
+                          [](const nnvm::NodeAttrs& a, std::vector<int>* in,
+                             std::vector<int>* out) { return State(a).InferType(in, out); })
+    .set_attr<FNDArrayFunction>("FNDArrayFunction",
+                                [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
+                                   std::vector<NDArray>* out) { State(a).Forward(in, out); })
+    .set_attr<FGradient>(
+        "FGradient",
+        [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
+          static const nnvm::Op* bwd_op = nnvm::Op::GetOrThrow("_backward_CachedOp");
+          const CachedOp& s = State(n->attrs);
+          nnvm::ObjectPtr bwd = nnvm::Node::Create();
+          bwd->attrs.op = bwd_op;
+          bwd->attrs.name = n->attrs.name + "_backward";
+          bwd->attrs.parsed = n->attrs.parsed;
+          for (uint32_t i = 0; i < s.num_outputs(); ++i) bwd->inputs.push_back(ograds[i]);
+          for (const nnvm::NodeEntry& e : n->inputs) bwd->inputs.push_back(e);
+          for (uint32_t i = 0; i < s.num_saved(); ++i) {
+            bwd->inputs.emplace_back(n, s.num_outputs() + i, 0);
+          }
+          std::vector<nnvm::NodeEntry> grads;
+          for (uint32_t i = 0; i < s.num_inputs(); ++i) grads.emplace_back(bwd, i, 0);
+          return grads;
+        });
+
+NNVM_REGISTER_OP(_backward_CachedOp)
+    .describe("Backward of _CachedOp: runs the gradient graph of its symbol.")
+    .set_num_inputs([](const nnvm::NodeAttrs& a) {
+      return HasState(a) ? State(a).num_outputs() + State(a).num_inputs() + State(a).num_saved()
+                         : 0u;
+    })
+    .set_num_outputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
+    .set_attr<FNDArrayFunction>("FNDArrayFunction",
+                                [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
+                                   std::vector<NDArray>* out) { State(a).Backward(in, out); });
+
+}  // namespace mxnet

@@ -1,0 +1,71 @@
+// CachedOp: a symbol's graph run as one operator (hybridized blocks, MXCreateCachedOp).
+#ifndef MXNET_IMPERATIVE_CACHED_OP_H_
+#define MXNET_IMPERATIVE_CACHED_OP_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mxnet/imperative.h"
+#include "nnvm/graph.h"
+#include "nnvm/symbol.h"
+
+namespace mxnet {
+
+/*!
+ * \brief A graph invoked like one operator. Its inputs are the symbol's variables in
+ * list_inputs order, its visible outputs the symbol's outputs. Invoked under autograd it is
+ * recorded as one "_CachedOp" node whose hidden outputs keep the forward values its
+ * gradient graph (built once, with the Gradient pass) reads; backward is one
+ * "_backward_CachedOp" node running that graph. Nodes run through Imperative::Invoke.
+ */
+class CachedOp : public std::enable_shared_from_this<CachedOp> {
+ public:
+  /*! \brief flags: MXNet's (static_alloc, static_shape, data_indices, ...), kept as given. */
+  CachedOp(const nnvm::Symbol& sym, std::vector<std::pair<std::string, std::string>> flags);
+
+  /*! \brief Run on inputs (one per list_inputs name); returns the visible outputs and
+   *  records the call when autograd records. out (optional): arrays receiving them. */
+  std::vector<NDArray> Invoke(const Context& default_ctx, const std::vector<NDArray*>& inputs,
+                              const std::vector<NDArray*>& out = {});
+
+  const nnvm::Symbol& symbol() const { return sym_; }
+  const std::vector<std::pair<std::string, std::string>>& flags() const { return flags_; }
+  uint32_t num_inputs() const { return static_cast<uint32_t>(input_entries_.size()); }
+  uint32_t num_outputs() const { return static_cast<uint32_t>(sym_.outputs.size()); }
+  /*! \brief Forward values kept for backward (hidden outputs of the recorded node). */
+  uint32_t num_saved() const { return static_cast<uint32_t>(saved_entries_.size()); }
+  /*! \brief Inputs the graph writes (auxiliary states such as BatchNorm's moving mean). */
+  const std::vector<uint32_t>& mutable_inputs() const { return mutable_inputs_; }
+
+  // The two operators' bodies (FNDArrayFunction of _CachedOp and _backward_CachedOp).
+  void Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const;
+  void Backward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const;
+  /*! \brief Shapes / dtypes of a _CachedOp node (all its outputs, hidden ones included). */
+  bool InferShape(std::vector<TShape>* in, std::vector<TShape>* out) const;
+  bool InferType(std::vector<int>* in, std::vector<int>* out) const;
+
+ private:
+  void Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
+           const std::vector<std::vector<bool>>& unused) const;
+  template <typename T>
+  bool InferAttr(std::vector<T>* in, std::vector<T>* out,
+                 size_t (*pass)(const nnvm::IndexedGraph&, std::vector<T>*)) const;
+
+  nnvm::Symbol sym_;
+  std::vector<std::pair<std::string, std::string>> flags_;
+  std::vector<nnvm::NodeEntry> heads_;  // outputs, then the gradient of each input
+  std::unique_ptr<nnvm::IndexedGraph> idx_;
+  uint32_t num_forward_nodes_{0};
+  bool has_backward_{false};
+  std::string no_backward_reason_;
+  std::vector<uint32_t> input_entries_, output_entries_, head_grad_entries_, grad_entries_;
+  std::vector<uint32_t> saved_entries_, mutable_inputs_;
+  std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs_;
+  std::vector<std::vector<bool>> unused_infer_, unused_train_;
+};
+
+}  // namespace mxnet
+
+#endif  // MXNET_IMPERATIVE_CACHED_OP_H_
