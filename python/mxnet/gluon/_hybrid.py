@@ -150,6 +150,13 @@ class GraphRunner(object):
             inputs = [(entry[0], entry[1]) for entry in node['inputs']]
             self._steps.append((nid, node['name'], _op_function(node['op']), inputs, kwargs))
         self._heads = [(entry[0], entry[1]) for entry in graph['heads']]
+        # operators told a shape with unknown (0) dims, e.g. zeros for a symbolic begin state:
+        # the dims come from shape inference over the graph, per set of input shapes
+        self._sym = sym
+        self._open_shapes = {nid: node['name'] + '_output' for nid, node in enumerate(nodes)
+                             if node['op'] != 'null' and _has_unknown_dim(
+                                 (node.get('attrs') or {}).get('shape'))}
+        self._filled = {}
 
     def __call__(self, values):
         """The graph's outputs (a list of NDArrays) given {variable name: NDArray}."""
@@ -158,8 +165,11 @@ class GraphRunner(object):
             if name not in values:
                 raise MXNetError("graph input '%s' was given no array" % name)
             results[nid] = [values[name]]
+        filled = self._fill_shapes(values) if self._open_shapes else {}
         for nid, name, func, inputs, kwargs in self._steps:
             args = [results[src][index] for src, index in inputs]
+            if nid in filled:
+                kwargs = dict(kwargs, shape=filled[nid])
             out = func(*args, **kwargs)
             results[nid] = list(out) if isinstance(out, (list, tuple)) else [out]
         outputs = []
@@ -170,3 +180,29 @@ class GraphRunner(object):
                                  "operator" % (index, src))
             outputs.append(produced[index])
         return outputs
+
+    def _fill_shapes(self, values):
+        """{node id: full output shape} of the nodes with unknown dims, given the inputs."""
+        known = {name: arr.shape for name, arr in values.items() if hasattr(arr, 'shape')}
+        key = tuple(sorted(known.items()))
+        if key not in self._filled:
+            internals = self._sym.get_internals()
+            _, out_shapes, _ = _infer(internals, 'infer_shape', **known)
+            if out_shapes is None:
+                raise MXNetError("cannot infer the shapes of graph nodes %s from input shapes "
+                                 "%s" % (sorted(self._open_shapes.values()), known))
+            by_name = dict(zip(internals.list_outputs(), out_shapes))
+            self._filled[key] = {nid: str(tuple(by_name[name]))
+                                 for nid, name in self._open_shapes.items() if name in by_name}
+        return self._filled[key]
+
+
+def _has_unknown_dim(shape):
+    """Whether an operator's 'shape' argument (a string such as '(0, 10)') has a 0 dim."""
+    if not shape:
+        return False
+    try:
+        dims = [int(d) for d in shape.strip('()[] ').split(',') if d.strip()]
+    except ValueError:
+        return False
+    return 0 in dims

@@ -381,3 +381,35 @@ def test_our_export_loads_in_mxnet191(tmp_path, build):
                           timeout=300, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.startswith('ok')
+
+
+@pytest.mark.parametrize('build', ['lenet', 'lstm'])
+def test_node_by_node_runner_matches_cached_op(monkeypatch, build):
+    """Without mx.nd.CachedOp the graph runs operator by operator: same outputs and
+    gradients (the LSTM's symbolic zero begin state gets its batch size from inference)."""
+    def make():
+        mx.random.seed(9)
+        if build == 'lenet':
+            net = _lenet()
+        else:
+            net = gluon.rnn.LSTM(6, num_layers=2, layout='NTC', prefix='lstm_')
+        net.initialize(mx.init.Xavier())
+        net.hybridize()
+        return net
+    shape = (2, 1, 12, 12) if build == 'lenet' else (3, 4, 5)
+    x = _data(*shape)
+    results = []
+    for cached in (True, False):
+        if not cached:
+            monkeypatch.delattr(mx.ndarray, 'CachedOp', raising=False)
+        net = make()
+        with autograd.record():
+            out = net(x)
+            loss = (out * out).sum()
+        loss.backward()
+        results.append((out.asnumpy(), {k[len(net.prefix):]: p.grad().asnumpy()
+                                         for k, p in net.collect_params().items()
+                                         if p.grad_req != 'null'}))
+    np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-5, atol=1e-6)
+    for key, grad in results[0][1].items():
+        np.testing.assert_allclose(results[1][1][key], grad, rtol=1e-4, atol=1e-5, err_msg=key)
