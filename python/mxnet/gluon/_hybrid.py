@@ -158,6 +158,11 @@ class GraphRunner(object):
                                  (node.get('attrs') or {}).get('shape'))}
         self._filled = {}
 
+    @property
+    def fills_shapes(self):
+        """Whether some operator's shape argument leaves dims to graph shape inference."""
+        return bool(self._open_shapes)
+
     def __call__(self, values):
         """The graph's outputs (a list of NDArrays) given {variable name: NDArray}."""
         results = {}

@@ -19,7 +19,7 @@ from ..symbol import Symbol
 from ._hybrid import (GraphRunner, _flatten, _formats_compatible, _gather_type_ctx_info,
                       _infer, _regroup)
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
-from .utils import HookHandle, _brief_print_list, _indent
+from .utils import HookHandle, _brief_print_list, _indent, shape_is_known
 
 __all__ = ['Block', 'HybridBlock', 'SymbolBlock']
 
@@ -431,14 +431,30 @@ class Block(object):
                 hook.detach()
 
 
+class _ShapeOnly(object):
+    """Stands for an input of known shape (graph-inferred) in a layer's infer_shape rule."""
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+        self.ndim = len(self.shape)
+
+
+def _descendants(block):
+    for child in block._children.values():
+        yield child
+        yield from _descendants(child)
+
+
 def _graph_op(out, flags):
     """A callable running the graph `out` on its inputs (in `out.list_inputs()` order) as
     one operation: the core's CachedOp when this build has one, otherwise the operators
-    one by one (same results; autograd records each of them)."""
-    cached_op = vars(ndarray).get('CachedOp')   # (a module attribute lookup, never a stand-in)
-    if cached_op is not None:
-        return cached_op(out, flags)
+    one by one (same results; autograd records each of them). Graphs with operators whose
+    shape argument leaves dims to inference (symbolic begin states) run one by one too:
+    the runner fills those dims from the inputs' shapes."""
     runner = GraphRunner(out)
+    cached_op = vars(ndarray).get('CachedOp')   # (a module attribute lookup, never a stand-in)
+    if cached_op is not None and not runner.fills_shapes:
+        return cached_op(out, flags)
     names = out.list_inputs()
 
     def run(*arrays):
@@ -461,6 +477,7 @@ class HybridBlock(Block):
         self._cached_graph = ()
         self._cached_op = None
         self._cached_op_args = []
+        self._traced_inputs = []     # the Symbols this block was last called on
         self._out_format = None
         self._in_format = None
         self._active = False
@@ -666,6 +683,8 @@ class HybridBlock(Block):
         flat_args, _ = _flatten(args, "input")
         arrays = [arg for arg in flat_args if arg is not None]
         known = {var.name: getattr(arr, attr) for var, arr in zip(inputs, arrays)}
+        if infer_fn == 'infer_shape':
+            known.update(self._shapes_from_layer_rules(out, known))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter('always')
             arg_attrs, _, aux_attrs = _infer(out, infer_fn, **known)
@@ -678,6 +697,36 @@ class HybridBlock(Block):
         for param in self.collect_params().values():
             if param.name in inferred:
                 setattr(param, attr, inferred[param.name])
+
+    def _shapes_from_layer_rules(self, out, known):
+        """Parameter shapes the graph alone cannot decide (an operator without backward shape
+        inference between a parameter and the data, e.g. the RNN layers' packed weights),
+        from the per-layer `infer_shape` of the descendants that define one: each is given
+        the shapes its traced inputs have in the graph."""
+        arg_shapes, _, aux_shapes = out.infer_shape_partial(**known)
+        inferred = dict(zip(out.list_arguments(), arg_shapes))
+        inferred.update(zip(out.list_auxiliary_states(), aux_shapes))
+        found = {}
+        entry_shapes = None
+        for block in _descendants(self):
+            if type(block).infer_shape is HybridBlock.infer_shape or not block._traced_inputs:
+                continue
+            params = list(block._reg_params.values())
+            if all(shape_is_known(inferred.get(p.name)) for p in params):
+                continue
+            if entry_shapes is None:
+                internals = out.get_internals()
+                entry_shapes = dict(zip(internals.list_outputs(),
+                                        internals.infer_shape_partial(**known)[1]))
+            shapes = [entry_shapes.get(arg.list_outputs()[0]) for arg in block._traced_inputs]
+            if shapes[0] is None or not shape_is_known(shapes[0]):
+                continue
+            try:   # the rule may read only some inputs; the others may be partly unknown
+                block.infer_shape(*[_ShapeOnly(shape or ()) for shape in shapes])
+            except Exception:  # pylint: disable=broad-except
+                continue
+            found.update({p.name: p.shape for p in params if shape_is_known(p.shape)})
+        return found
 
     def infer_shape(self, *args):
         """Infers the shapes of the parameters from the inputs (through the traced graph)."""
@@ -731,6 +780,8 @@ class HybridBlock(Block):
             raise ValueError('In HybridBlock, there must be one NDArray or one Symbol in the '
                              'input. Please check the type of the args.\n')
         if has_symbol:
+            self._traced_inputs = [arg for arg in _flatten([x] + list(args), "input")[0]
+                                   if arg is not None]
             params = {key: param.var() for key, param in self._reg_params.items()}
             with self.name_scope():
                 return self.hybrid_forward(symbol, x, *args, **params)

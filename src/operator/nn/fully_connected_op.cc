@@ -1,5 +1,6 @@
 // FullyConnected (out = data . weight^T + bias) and its backward: oneDNN's inner product for
 // float32 where it is built in and enabled, BLAS gemm calls otherwise.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,16 @@ std::vector<std::string> FCInputNames(const NodeAttrs& attrs) {
 
 bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
-  const TShape& d = (*in)[0];
+  TShape& d = (*in)[0];
+  const TShape& known_out = (*out)[0];
+  if (!d.IsKnown() && d.ndim() > 0 && known_out.ndim() > 0) {
+    // In a graph, the data's leading dims may come back from the output (MXNet 1.9.1 does
+    // this too: a symbolic zero begin state learns its batch size from the FC it feeds).
+    const int lead = p.flatten ? 1 : std::min(d.ndim() - 1, known_out.ndim() - 1);
+    for (int i = 0; i < lead; ++i) {
+      if (d[i] < 0) d[i] = known_out[i];
+    }
+  }
   if (!d.IsKnown()) return false;
   CHECK_GT(d.ndim(), 0) << "Operator " << attrs.op->name
                         << ": data must have at least one axis, given a scalar";

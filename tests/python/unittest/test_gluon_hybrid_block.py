@@ -413,3 +413,35 @@ def test_node_by_node_runner_matches_cached_op(monkeypatch, build):
     np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-5, atol=1e-6)
     for key, grad in results[0][1].items():
         np.testing.assert_allclose(results[1][1][key], grad, rtol=1e-4, atol=1e-5, err_msg=key)
+
+
+def test_graph_fills_zero_dims_of_a_symbolic_begin_state():
+    data = mx.sym.var('data')
+    state = mx.sym.zeros(shape=(0, 3))
+    out = (mx.sym.FullyConnected(data, num_hidden=4, name='i2h')
+           + mx.sym.FullyConnected(state, num_hidden=4, name='h2h'))
+    _, out_shapes, _ = out.infer_shape(data=(5, 7))
+    assert out_shapes == [(5, 4)]
+    internals = out.get_internals()
+    shapes = dict(zip(internals.list_outputs(), internals.infer_shape(data=(5, 7))[1]))
+    assert shapes[state.list_outputs()[0]] == (5, 3)
+
+
+def test_rnn_layer_inside_hybridized_network_gets_deferred_shapes():
+    mx.random.seed(5)
+    net = nn.HybridSequential(prefix='seq_')
+    with net.name_scope():
+        net.add(gluon.rnn.LSTM(6, bidirectional=True), nn.Flatten(), nn.Dense(3))
+    net.initialize()
+    x = _data(4, 2, 5)
+    expected = net(x).asnumpy()          # imperative, per-layer shape rules
+    fresh = nn.HybridSequential(prefix='seq_')
+    with fresh.name_scope():
+        fresh.add(gluon.rnn.LSTM(6, bidirectional=True), nn.Flatten(), nn.Dense(3))
+    fresh.initialize()
+    fresh.hybridize()
+    fresh(x)                             # graph inference + the LSTM's own rule
+    for name, param in fresh.collect_params().items():
+        assert param.shape == net.collect_params()[name].shape, name
+        param.set_data(net.collect_params()[name].data())
+    np.testing.assert_allclose(fresh(x).asnumpy(), expected, rtol=1e-5, atol=1e-6)
