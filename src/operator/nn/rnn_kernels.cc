@@ -7,6 +7,7 @@
 #include <cstring>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #if MXNET_USE_OPENMP
 #include <omp.h>
@@ -231,23 +232,66 @@ MXNET_RNN_STEP_FUNCTIONS(double, )
  *  this thread with parallel GEMMs. OpenBLAS (double, or oneDNN disabled) keeps the latter: its
  *  pthreads build would start its own threads inside each OpenMP thread.
  */
+template <typename DType>
+int SplitThreads(const StepOptions& opt, index_t N, index_t row_cost) {
+#if MXNET_USE_OPENMP
+  if (!std::is_same<DType, float>::value || !opt.onednn_gemm || N * row_cost < 65536) return 1;
+  return static_cast<int>(std::max<index_t>(1, std::min<index_t>(omp_get_max_threads(), N / 4)));
+#else
+  return 1;
+#endif
+}
+
+/*! \brief Rows [n0, n1) of block k of `threads` blocks. */
+inline void RowBlock(index_t N, int k, int threads, index_t* n0, index_t* n1) {
+  *n0 = N * k / threads;
+  *n1 = N * (k + 1) / threads;
+}
+
 template <typename DType, typename Fn>
 void RowSplit(const StepOptions& opt, index_t N, index_t row_cost, Fn fn) {
+  const int threads = SplitThreads<DType>(opt, N, row_cost);
 #if MXNET_USE_OPENMP
-  const int threads = std::is_same<DType, float>::value && opt.onednn_gemm
-                          ? static_cast<int>(std::min<index_t>(omp_get_max_threads(), N / 4))
-                          : 1;
-  if (threads > 1 && N * row_cost >= 65536) {
+  if (threads > 1) {
 #pragma omp parallel num_threads(threads)
     {
-      const index_t k = omp_get_thread_num(), nt = omp_get_num_threads();
-      const index_t n0 = N * k / nt, n1 = N * (k + 1) / nt;
+      index_t n0, n1;
+      RowBlock(N, omp_get_thread_num(), omp_get_num_threads(), &n0, &n1);
       if (n1 > n0) fn(n0, n1);
     }
     return;
   }
 #endif
   fn(0, N);
+}
+
+/*! \brief The recurrent product of the forward steps with packed weights (RNNStepProduct) for
+ *  the row blocks RowSplit will make; null where sgemm stays. */
+template <typename DType>
+const RNNStepProduct* PrepareStepProduct(const StepOptions& opt, const DType* wh, index_t GH,
+                                         index_t P, bool accumulate, index_t N,
+                                         index_t row_cost) {
+  if constexpr (std::is_same<DType, float>::value) {
+    if (!opt.onednn_gemm) return nullptr;
+    const int threads = SplitThreads<DType>(opt, N, row_cost);
+    std::vector<index_t> counts;
+    for (int k = 0; k < threads; ++k) {
+      index_t n0, n1;
+      RowBlock(N, k, threads, &n0, &n1);
+      if (n1 > n0) counts.push_back(n1 - n0);
+    }
+    return RNNStepProduct::Prepare(wh, GH, P, accumulate, counts.data(),
+                                   static_cast<int>(counts.size()));
+  } else {
+    return nullptr;
+  }
+}
+
+inline void RunStepProduct(const RNNStepProduct* p, index_t rows, const float* a, float* c) {
+  p->Run(rows, a, c);
+}
+inline void RunStepProduct(const RNNStepProduct*, index_t, const double*, double*) {
+  LOG(FATAL) << "Operator RNN: no packed product for float64";
 }
 
 }  // namespace
@@ -277,7 +321,10 @@ void DirForward(const DirGeometry& g, const Weights<const DType>& w, const StepO
   if (lstm) CopyRow(C + first * N * H, c0, N * H);
   // The recurrence touches only its own batch rows, so the rows are split between threads
   // once for all steps: no synchronisation per step (see RowSplit).
-  RowSplit<DType>(opt, N, GH * P + GH * 8, [&](index_t n0, index_t n1) {
+  const index_t row_cost = GH * P + GH * 8;
+  const RNNStepProduct* step =
+      PrepareStepProduct<DType>(opt, w.wh, GH, P, !gru, N, row_cost);
+  RowSplit<DType>(opt, N, row_cost, [&](index_t n0, index_t n1) {
     const index_t rows = n1 - n0;
     for (index_t s = 0; s < T; ++s) {
       const Step st = StepAt(g, s);
@@ -285,8 +332,13 @@ void DirForward(const DirGeometry& g, const Weights<const DType>& w, const StepO
       const DType* hp = S + st.prev * N * P;
       DType* hn = S + st.next * N * P;
       DType* hout = d.proj ? buf.hraw + st.t * N * H : hn;
-      Gemm<DType>(opt, false, true, DType(1), In(hp + n0 * P, rows, P), In<DType>(w.wh, GH, P),
-                  DType(gru ? 0 : 1), Out((gru ? scratch : gt) + n0 * GH, rows, GH));
+      if (step != nullptr) {
+        RunStepProduct(step, rows, hp + n0 * P, (gru ? scratch : gt) + n0 * GH);
+      } else {
+        Gemm<DType>(opt, false, true, DType(1), In(hp + n0 * P, rows, P),
+                    In<DType>(w.wh, GH, P), DType(gru ? 0 : 1),
+                    Out((gru ? scratch : gt) + n0 * GH, rows, GH));
+      }
       if (lstm) {
         LstmStep(d, opt, st.t, gt, C + st.prev * N * H, C + st.next * N * H, hp, hout, n0, n1);
       } else if (gru) {
