@@ -117,9 +117,46 @@ std::vector<std::string> InputNamesOf(const NodeAttrs& attrs) {
   return {"data", "weight", "bias"};
 }
 
-bool ConvShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+// Partial inference (MXNet 1.9.1) on data with unknown dims: the geometry of a probe shape
+// (unknown dims replaced by a large multiple of num_group) gives the known parts; unknown
+// input dims stay unknown in the weight and output, and the output gives back the batch and,
+// with stride 1, the spatial sizes.
+bool ConvPartialShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const TShape& data = (*in)[0];
-  if (!data.IsKnown()) return false;  // weights are inferred from data, not the reverse
+  TShape probe = data;
+  const dim_t fill = static_cast<dim_t>(p.num_group) * 65536;
+  for (auto& d : probe) d = d < 0 ? fill : d;
+  const ConvGeometry g = MakeConvGeometry(attrs, probe);
+  const int c_axis = g.channel_last ? g.nspatial + 1 : 1;
+  const int s0 = g.channel_last ? 1 : 2, first = conv::kMaxSpatial - g.nspatial;
+  const bool c_known = data[c_axis] >= 0;
+  AssignInputShape(attrs, 1, &(*in)[1],
+                   ShapeInLayout(g, g.filters, c_known ? g.GroupInChannels() : -1, g.kernel));
+  if (g.bias) AssignInputShape(attrs, 2, &(*in)[2], TShape({g.filters}));
+  index_t osp[conv::kMaxSpatial] = {1, 1, 1};
+  for (int i = 0; i < g.nspatial; ++i) osp[first + i] = data[s0 + i] >= 0 ? g.out[first + i] : -1;
+  AssignShape(attrs, "output", &(*out)[0], ShapeInLayout(g, data[0], g.filters, osp));
+  const TShape& o = (*out)[0];
+  TShape back = data;
+  back[0] = o[0];
+  for (int i = 0; i < g.nspatial; ++i) {
+    const int k = first + i;
+    if (back[s0 + i] < 0 && o[s0 + i] >= 0 && g.stride[k] == 1) {
+      back[s0 + i] = o[s0 + i] + g.dilate[k] * (g.kernel[k] - 1) - 2 * g.pad[k];
+    }
+  }
+  AssignInputShape(attrs, 0, &(*in)[0], back);
+  return false;
+}
+
+bool ConvShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  if ((*in)[0].ndim() < 0) return false;  // weights are inferred from data, not the reverse
+  if (!(*in)[0].IsKnown()) {
+    ConvPartialShape(attrs, in, out);
+    if (!(*in)[0].IsKnown()) return false;
+  }
+  const TShape& data = (*in)[0];
   const ConvGeometry g = MakeConvGeometry(attrs, data);
   AssignInputShape(attrs, 1, &(*in)[1], ConvWeightShape(g));
   if (g.bias) AssignInputShape(attrs, 2, &(*in)[2], TShape({g.filters}));

@@ -56,7 +56,25 @@ std::vector<std::string> FCInputNames(const NodeAttrs& attrs) {
 bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
   const TShape& d = (*in)[0];
-  if (!d.IsKnown()) return false;
+  if (!d.IsKnown()) {
+    // Partial inference (MXNet 1.9.1): the weight needs the input width; the batch comes
+    // from the output when the data does not have it.
+    if (d.ndim() <= 0) return false;
+    dim_t cols = 1;
+    for (int k = p.flatten ? 1 : d.ndim() - 1; k < d.ndim(); ++k) cols = cols < 0 || d[k] < 0 ? -1 : cols * d[k];
+    if (cols >= 0) AssignInputShape(attrs, 1, &(*in)[1], TShape{p.num_hidden, cols});
+    if (!p.no_bias) AssignInputShape(attrs, 2, &(*in)[2], TShape{p.num_hidden});
+    TShape o = d;
+    if (p.flatten) o = TShape{d[0], p.num_hidden};
+    else o[d.ndim() - 1] = p.num_hidden;
+    AssignShape(attrs, "output", &(*out)[0], o);
+    const TShape& os = (*out)[0];
+    TShape back = d;
+    if (p.flatten) back[0] = os[0];
+    else for (int k = 0; k + 1 < d.ndim(); ++k) back[k] = os[k];
+    AssignInputShape(attrs, 0, &(*in)[0], back);
+    if (!(*in)[0].IsKnown()) return false;
+  }
   CHECK_GT(d.ndim(), 0) << "Operator " << attrs.op->name
                         << ": data must have at least one axis, given a scalar";
   const FCDims dims(p, d);
