@@ -12,6 +12,10 @@
 #include "mxnet/ndarray.h"
 #include "nnvm/symbol.h"
 
+namespace nnvm {
+class IndexedGraph;
+}
+
 namespace mxnet {
 
 /*!
@@ -88,6 +92,8 @@ class Executor {
   struct Plan;
   Executor() = default;
   void RunNodes(uint32_t begin, uint32_t end, bool is_train);
+  static void PlanMemory(const nnvm::IndexedGraph& idx, const std::vector<bool>& is_output,
+                         Plan* plan, const Context& ctx);
 
   nnvm::Symbol symbol_;
   Context ctx_;

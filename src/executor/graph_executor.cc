@@ -3,6 +3,7 @@
 
 #include <dmlc/logging.h>
 
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -72,9 +73,71 @@ struct Executor::Plan {
     uint32_t req;
   };
   std::vector<GradOut> grad_outs;  // gradients handed to arg_grads after backward
+  size_t total_bytes{0};           // memory the executor allocated itself
 };
 
 Executor::~Executor() = default;
+
+namespace {
+
+// Memory of the entries left without an array: nodes in execution order take their outputs
+// from storage freed by entries nobody reads any more (the smallest block that fits), else
+// new storage. An entry is freed after its last reader; outputs never are. Blocks are shared
+// as views of one chunk, so the engine orders the uses of one block like any other array.
+void PlanMemoryImpl(const nnvm::IndexedGraph& idx, const std::vector<bool>& pinned,
+                    const std::vector<TShape>& shapes, const std::vector<int>& dtypes,
+                    std::vector<NDArray>* entries, const Context& ctx, size_t* total_bytes) {
+  const size_t n_entries = idx.num_node_entries();
+  std::vector<uint32_t> readers(n_entries, 0);
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    for (const auto& in : idx[nid].inputs) ++readers[idx.entry_id(in)];
+  }
+  std::vector<bool> planned(n_entries, false);
+  std::vector<NDArray> block(n_entries);        // the storage block an entry views
+  std::multimap<size_t, NDArray> free_blocks;  // bytes -> block
+  *total_bytes = 0;
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const auto& inode = idx[nid];
+    if (inode.source->is_variable()) continue;
+    for (uint32_t i = 0; i < inode.source->num_outputs(); ++i) {
+      uint32_t e = idx.entry_id(nid, i);
+      if (!(*entries)[e].is_none()) continue;
+      const size_t bytes = shapes[e].Size() * DTypeSize(dtypes[e]);
+      auto it = free_blocks.lower_bound(bytes);
+      if (it != free_blocks.end() && bytes > 0) {
+        block[e] = it->second;
+        free_blocks.erase(it);
+      } else {
+        const size_t elems = (bytes + 3) / 4;
+        block[e] = NDArray(TShape({static_cast<dim_t>(elems)}), ctx, true, kFloat32);
+        *total_bytes += elems * 4;
+      }
+      (*entries)[e] = block[e].AsArray(shapes[e], dtypes[e]);
+      planned[e] = true;
+    }
+    auto release = [&](uint32_t e) {
+      if (!planned[e] || pinned[e] || readers[e] != 0) return;
+      free_blocks.emplace(block[e].shape().Size() * 4, block[e]);
+      planned[e] = false;
+    };
+    for (const auto& in : inode.inputs) {
+      uint32_t e = idx.entry_id(in);
+      if (readers[e] > 0) --readers[e];
+      release(e);
+    }
+    for (uint32_t i = 0; i < inode.source->num_outputs(); ++i) release(idx.entry_id(nid, i));
+  }
+}
+
+}  // namespace
+
+void Executor::PlanMemory(const nnvm::IndexedGraph& idx, const std::vector<bool>& is_output,
+                          Plan* plan, const Context& ctx) {
+  std::vector<bool> pinned = is_output;
+  for (const auto& h : idx.outputs()) pinned[idx.entry_id(h)] = true;
+  PlanMemoryImpl(idx, pinned, plan->shapes, plan->dtypes, &plan->entries, ctx,
+                 &plan->total_bytes);
+}
 
 std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& sym, const Context& ctx,
                                          const std::vector<NDArray>& in_args,
@@ -223,7 +286,8 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& sym, const Context&
       plan->entries[e] = old[i].AsArray(plan->shapes[e], plan->dtypes[e]);
     }
   }
-  for (uint32_t e = 0; e < n_entries; ++e) {
+  PlanMemory(idx, is_output, plan.get(), ctx);
+  for (uint32_t e = 0; e < n_entries; ++e) {  // head gradients: filled by Backward
     if (plan->entries[e].is_none()) plan->entries[e] = NDArray(plan->shapes[e], ctx, true, plan->dtypes[e]);
   }
 
@@ -316,6 +380,8 @@ std::string Executor::DebugString() const {
   const nnvm::IndexedGraph& idx = *plan_->idx;
   std::ostringstream os;
   os << "Symbol Outputs:\n";
+  const std::string total_line =
+      "Total " + std::to_string(plan_->total_bytes >> 20) + " MB allocated\n";
   for (size_t i = 0; i < output_names_.size(); ++i) {
     os << "\toutput[" << i << "]=" << output_names_[i] << "\n";
   }
@@ -337,6 +403,7 @@ std::string Executor::DebugString() const {
       os << "\tout[" << i << "]=" << plan_->shapes[idx.entry_id(nid, i)] << "\n";
     }
   }
+  os << total_line;
   return os.str();
 }
 
