@@ -37,14 +37,22 @@ from . import kvstore
 from . import kvstore as kv
 from . import lr_scheduler
 from . import io
+from . import recordio
 from . import image
 from . import image as img
 from . import gluon
 from . import contrib
+from . import model
+from . import callback
+from . import module
+from . import module as mod
+from . import rnn
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
            "optimizer", "lr_scheduler", "random", "rnd", "runtime", "engine", "util",
            "test_utils", "profiler", "operator", "current_context", "num_gpus", "name",
-           "attribute", "AttrScope", "symbol", "sym", "visualization", "viz", "is_np_shape", "set_np_shape", "np_shape",
+           "attribute", "AttrScope", "symbol", "sym", "visualization", "viz", "is_np_shape", "set_np_shape",
+           "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
-           "registry", "initializer", "init", "metric", "contrib", "kvstore", "kv"]
+           "registry", "initializer", "init", "metric", "contrib", "kvstore", "kv",
+           "recordio", "model", "callback", "module", "mod", "rnn"]
