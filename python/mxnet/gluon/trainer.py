@@ -4,43 +4,12 @@ Parameters on several contexts go through a KVStore (MXNet 1.9.1's rules): gradi
 summed across contexts by pushpull; with update_on_kvstore the optimizer runs in the store and
 the new weights are pulled back, else each context's copy is updated with the summed gradient.
 """
-import os
-
-import numpy as np
-
 from .. import optimizer as opt
-from .. import kvstore as kvs
 from ..base import InvalidConfigError
+from ..model import _create_kvstore
 from .parameter import Parameter, ParameterDict
 
 __all__ = ['Trainer']
-
-
-def _create_kvstore(kvstore, num_device, arg_params):
-    """(kvstore, update_on_kvstore) for a kvstore name, a KVStoreBase or None, as MXNet's
-    model._create_kvstore: no store for one device in one process; 'local' turns
-    update_on_kvstore off when a parameter exceeds 16M elements."""
-    update_on_kvstore = bool(int(os.getenv('MXNET_UPDATE_ON_KVSTORE', "1")))
-    if kvstore is None:
-        kv = None
-    elif isinstance(kvstore, kvs.KVStoreBase):
-        kv = kvstore
-    elif isinstance(kvstore, str):
-        if num_device == 1 and 'dist' not in kvstore:
-            kv = None
-        else:
-            kv = kvs.create(kvstore)
-            if kvstore == 'local':
-                max_size = max(int(np.prod(param.shape)) for param in arg_params.values())
-                if max_size > 1024 * 1024 * 16:
-                    update_on_kvstore = False
-    else:
-        raise TypeError('kvstore must be KVStore, str or None')
-    if kv is None:
-        update_on_kvstore = False
-    else:
-        update_on_kvstore &= kv.is_capable(kvs.KVStoreBase.OPTIMIZER)
-    return kv, update_on_kvstore
 
 
 class Trainer(object):

@@ -305,11 +305,19 @@ class Test(Optimizer):
         state[:] = weight
 
 
+_NP_NDARRAY = []  # [mx.numpy.ndarray or None], looked up once (a failed import is slow)
+
+
 def _as_classic(arrays, allow_np):
     """mx.np arrays as mx.nd views (optimizers are written with mx.nd operators)."""
-    try:
-        from ..numpy import ndarray as np_ndarray
-    except ImportError:
+    if not _NP_NDARRAY:
+        try:
+            from ..numpy import ndarray as np_ndarray
+        except ImportError:
+            np_ndarray = None
+        _NP_NDARRAY.append(np_ndarray)
+    np_ndarray = _NP_NDARRAY[0]
+    if np_ndarray is None:
         return arrays
     many = isinstance(arrays, (list, tuple))
     items = arrays if many else [arrays]
