@@ -23,7 +23,10 @@ if(USE_OPENCV)
   # sources include its headers.
   find_package(OpenCV REQUIRED COMPONENTS core imgproc imgcodecs)
   include_directories(SYSTEM ${OpenCV_INCLUDE_DIRS})
-  list(APPEND MXNET_DEP_LIBS opencv_core opencv_imgproc opencv_imgcodecs)
+  # libjpeg-turbo (Debian libjpeg62-turbo-dev, OpenCV's own JPEG codec): the record iterators
+  # decode just the crop window of a JPEG through its libjpeg API.
+  find_package(JPEG REQUIRED)
+  list(APPEND MXNET_DEP_LIBS opencv_core opencv_imgproc opencv_imgcodecs JPEG::JPEG)
   list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENCV=1)
 else()
   list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENCV=0)

@@ -65,6 +65,33 @@ DefaultImageAugmenter::DefaultImageAugmenter(const DefaultImageAugmentParam& p) 
   }
 }
 
+bool DefaultImageAugmenter::PlainCrop() const {
+  return p_.resize == -1 && !NeedsAffine() && p_.pad == 0 && !p_.random_resized_crop &&
+         p_.max_crop_size == -1 && p_.min_crop_size == -1 && p_.inter_method != 10;
+}
+
+bool DefaultImageAugmenter::NeedsAffine() const {
+  return p_.max_rotate_angle > 0 || p_.max_shear_ratio > 0 || p_.rotate > 0 ||
+         p_.max_random_scale != 1.0f || p_.min_random_scale != 1.0f ||
+         (!p_.random_resized_crop && (min_aspect_ != 1.0f || max_aspect_ != 1.0f)) ||
+         p_.max_img_size != 1e10f || p_.min_img_size != 0.0f;
+}
+
+bool DefaultImageAugmenter::PickCrop(int w, int h, AugRandom* rng, int* x, int* y) const {
+  const int out_h = static_cast<int>(p_.data_shape[1]), out_w = static_cast<int>(p_.data_shape[2]);
+  if (h < out_h || w < out_w) return false;  // Process enlarges it first
+  *y = h - out_h;
+  *x = w - out_w;
+  if (p_.rand_crop) {  // the same draws, in the same order, as Process
+    *y = UniformInt(rng, 0, *y);
+    *x = UniformInt(rng, 0, *x);
+  } else {
+    *y /= 2;
+    *x /= 2;
+  }
+  return true;
+}
+
 int DefaultImageAugmenter::InterMethod(int sw, int sh, int dw, int dh, AugRandom* rng) const {
   if (p_.inter_method == 9) {
     if (dw > sw && dh > sh) return cv::INTER_CUBIC;
@@ -89,11 +116,7 @@ cv::Mat DefaultImageAugmenter::Process(const cv::Mat& src, AugRandom* rng,
     }
     cv::resize(src, res, cv::Size(nw, nh), 0, 0, InterMethod(src.cols, src.rows, nw, nh, rng));
   }
-  const bool affine = p_.max_rotate_angle > 0 || p_.max_shear_ratio > 0 || p_.rotate > 0 ||
-                      p_.max_random_scale != 1.0f || p_.min_random_scale != 1.0f ||
-                      (!p_.random_resized_crop && (min_aspect_ != 1.0f || max_aspect_ != 1.0f)) ||
-                      p_.max_img_size != 1e10f || p_.min_img_size != 0.0f;
-  if (affine) {
+  if (NeedsAffine()) {
     const float shear = Uniform(rng, 0, 1) * p_.max_shear_ratio * 2 - p_.max_shear_ratio;
     int angle = UniformInt(rng, -p_.max_rotate_angle, p_.max_rotate_angle);
     if (p_.rotate > 0) angle = p_.rotate;
@@ -195,6 +218,10 @@ cv::Mat DefaultImageAugmenter::Process(const cv::Mat& src, AugRandom* rng,
     }
     res = res(cv::Rect(x, y, out_w, out_h));
   }
+  return Photometric(res, rng);
+}
+
+cv::Mat DefaultImageAugmenter::Photometric(cv::Mat res, AugRandom* rng) const {
   const bool color = res.channels() == 3;
   if (color && (p_.brightness > 0 || p_.contrast > 0 || p_.saturation > 0)) {
     const float ab = 1 + Uniform(rng, -p_.brightness, p_.brightness);

@@ -114,7 +114,17 @@ class DefaultImageAugmenter {
    *  (image smaller than the crop, bad arguments) throw dmlc::Error naming `what`. */
   cv::Mat Process(const cv::Mat& src, AugRandom* rng, const std::string& what) const;
 
+  /*! \brief True when the geometry is only a crop to data_shape (no resize, warp, pad or
+   *  sized crop): the iterator may then decode just the window PickCrop chooses. */
+  bool PlainCrop() const;
+  /*! \brief For PlainCrop: the crop corner Process would draw for a w x h image, or false
+   *  (nothing drawn) when the image is smaller than data_shape. */
+  bool PickCrop(int w, int h, AugRandom* rng, int* x, int* y) const;
+  /*! \brief The color steps of Process (jitter, HSL, PCA noise) on an already cropped image. */
+  cv::Mat Photometric(cv::Mat res, AugRandom* rng) const;
+
  private:
+  bool NeedsAffine() const;
   int InterMethod(int sw, int sh, int dw, int dh, AugRandom* rng) const;
   DefaultImageAugmentParam p_;
   float min_aspect_, max_aspect_;

@@ -29,6 +29,7 @@
 
 #include "io/image_augment.h"
 #include "io/iter_registry.h"
+#include "io/jpeg_window.h"
 #include "io/prefetch_iter.h"
 #include "io/recordio_index.h"
 #include "mxnet/half.h"
@@ -381,6 +382,27 @@ class ImageRecordIter : public DataIter {
     out->label.SyncCopyFromCPU(labels.data(), labels.size());
   }
 
+  template <typename Where>
+  static cv::Mat DecodeWithOpenCV(const char* img, size_t img_size, int channels,
+                                  const Where& where) {
+    cv::Mat buf(1, static_cast<int>(img_size), CV_8U, const_cast<char*>(img));
+    const int flag = channels == 1 ? cv::IMREAD_GRAYSCALE
+                     : channels == 4 ? cv::IMREAD_UNCHANGED : cv::IMREAD_COLOR;
+    cv::Mat decoded;
+    try {
+      decoded = cv::imdecode(buf, flag);
+    } catch (const cv::Exception& e) {
+      LOG(FATAL) << where() << ": corrupt image: " << e.what();
+    }
+    CHECK(!decoded.empty()) << where()
+                            << ": the image bytes cannot be decoded (corrupt JPEG/PNG?)";
+    if (channels == 4 && decoded.channels() != 4) {
+      cv::cvtColor(decoded, decoded, decoded.channels() == 1 ? cv::COLOR_GRAY2BGRA
+                                                             : cv::COLOR_BGR2BGRA);
+    }
+    return decoded;
+  }
+
   /*! \brief Read, decode, augment and write record rec into slot i of the batch. */
   void ProcessRecord(size_t rec, uint64_t epoch, int64_t slot, void* data, float* label,
                      uint64_t* index) const {
@@ -414,26 +436,37 @@ class ImageRecordIter : public DataIter {
     }
     const int channels = static_cast<int>(parser_.data_shape[0]);
     CHECK(img_size > 0) << where() << ": the record holds no image";
-    cv::Mat buf(1, static_cast<int>(img_size), CV_8U, const_cast<char*>(img));
-    const int flag = channels == 1 ? cv::IMREAD_GRAYSCALE
-                     : channels == 4 ? cv::IMREAD_UNCHANGED : cv::IMREAD_COLOR;
-    cv::Mat decoded;
-    try {
-      decoded = cv::imdecode(buf, flag);
-    } catch (const cv::Exception& e) {
-      LOG(FATAL) << where() << ": corrupt image: " << e.what();
-    }
-    CHECK(!decoded.empty()) << where() << ": the image bytes cannot be decoded (corrupt JPEG/PNG?)";
-    if (channels == 4 && decoded.channels() != 4) {
-      cv::cvtColor(decoded, decoded, decoded.channels() == 1 ? cv::COLOR_GRAY2BGRA
-                                                             : cv::COLOR_BGR2BGRA);
-    }
     const uint32_t seed = static_cast<uint32_t>(
         parser_.seed_aug.has_value() ? parser_.seed_aug.value() : record_.seed);
     std::seed_seq seq{seed, static_cast<uint32_t>(epoch), static_cast<uint32_t>(rec),
                       static_cast<uint32_t>(rec >> 32)};
     AugRandom rng(seq);
-    cv::Mat res = augmenter_->Process(decoded, &rng, where());
+    cv::Mat res;
+    if (channels != 4 && augmenter_->PlainCrop()) {
+      // decode only the crop window; an image smaller than data_shape is decoded whole
+      bool cropped = false;
+      auto pick = [&](int w, int h) {
+        PixelWindow win{0, 0, w, h};
+        cropped = augmenter_->PickCrop(w, h, &rng, &win.x, &win.y);
+        if (cropped) {
+          win.w = static_cast<int>(parser_.data_shape[2]);
+          win.h = static_cast<int>(parser_.data_shape[1]);
+        }
+        return win;
+      };
+      cv::Mat window;
+      if (DecodeJpegWindow(reinterpret_cast<const uint8_t*>(img), img_size, channels == 1, pick,
+                           &window)) {
+        res = cropped ? augmenter_->Photometric(window, &rng)
+                      : augmenter_->Process(window, &rng, where());
+      } else {
+        rng.seed(seq);  // the fallback below draws from the start again
+      }
+    }
+    if (res.empty()) {
+      cv::Mat decoded = DecodeWithOpenCV(img, img_size, channels, where);
+      res = augmenter_->Process(decoded, &rng, where());
+    }
     bool flip = norm_.mirror;
     float contrast = 1, illumination = 0;
     if (norm_.rand_mirror) flip = std::bernoulli_distribution(0.5)(rng);
@@ -458,6 +491,23 @@ class ImageRecordIter : public DataIter {
     const float mean[4] = {norm_.mean_r, norm_.mean_g, norm_.mean_b, norm_.mean_a};
     const float stdv[4] = {norm_.std_r, norm_.std_g, norm_.std_b, norm_.std_a};
     const bool use_mean_img = !mean_img_.empty();
+    if (dtype_ == kFloat32 && !use_mean_img) {  // the common case, without per-pixel branches
+      for (int k = 0; k < c; ++k) {
+        const int src_k = c == 1 ? 0 : kBGRtoRGB[k];
+        const float mul = norm_.scale / stdv[k] * contrast;
+        const float add = (illumination - mean[k] * contrast) * norm_.scale / stdv[k];
+        float* out = static_cast<float*>(data) + size_t(slot) * per_image + k * plane;
+        for (int y = 0; y < h; ++y, out += w) {
+          const uint8_t* row = img.ptr<uint8_t>(y) + src_k;
+          if (flip) {
+            for (int x = 0; x < w; ++x) out[x] = row[(w - 1 - x) * c] * mul + add;
+          } else {
+            for (int x = 0; x < w; ++x) out[x] = row[x * c] * mul + add;
+          }
+        }
+      }
+      return;
+    }
     for (int k = 0; k < c; ++k) {
       const int src_k = c == 1 ? 0 : kBGRtoRGB[k];
       const float mul = norm_.scale / stdv[k];

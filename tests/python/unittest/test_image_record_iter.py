@@ -261,3 +261,44 @@ def test_same_batches_as_mxnet191(tmp_path):
     assert ours.shape == ref.shape
     # OpenCV 3.4 (MXNet's wheel) and 4.6 (Debian) may round a resized pixel differently
     assert np.abs(ours - ref).max() <= 1.0 / 50 + 1e-6
+
+
+def _jpeg_rec(tmp_path, n=6, size=(40, 52)):
+    path = str(tmp_path / 'j.rec')
+    w = mx.recordio.MXIndexedRecordIO(str(tmp_path / 'j.idx'), path, 'w')
+    rng = np.random.RandomState(0)
+    full = []
+    for i in range(n):
+        h, wd = size[0] + i, size[1] + 2 * i
+        yy, xx = np.mgrid[0:h, 0:wd]
+        img = np.stack([(xx * 5 + i * 9) % 256, (yy * 7) % 256, rng.randint(0, 256, (h, wd))],
+                       axis=2).astype(np.uint8)
+        packed = mx.recordio.pack_img((0, i, i, 0), img, quality=85)
+        w.write_idx(i, packed)
+        full.append(mx.image.imdecode(mx.recordio.unpack(packed)[1]).asnumpy())
+    w.close()
+    return path, full
+
+
+def test_jpeg_window_decoding_equals_full_decode_then_crop(tmp_path):
+    path, full = _jpeg_rec(tmp_path)
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=path, data_shape=(3, 17, 23),
+                                    batch_size=len(full))
+    data = next(iter(it)).data[0].asnumpy()
+    for i, img in enumerate(full):
+        np.testing.assert_array_equal(data[i], _center_crop_chw(img, 17, 23))
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=path, data_shape=(3, 17, 23), rand_crop=True,
+                                    batch_size=len(full), seed_aug=4)
+    data = next(iter(it)).data[0].asnumpy()
+    for i, img in enumerate(full):
+        hits = [(y, x) for y in range(img.shape[0] - 16) for x in range(img.shape[1] - 22)
+                if np.array_equal(data[i], img[y:y + 17, x:x + 23].transpose(2, 0, 1))]
+        assert len(hits) >= 1, i
+    rec = mx.recordio.MXRecordIO(path, 'r')
+    gray_full = [mx.image.imdecode(mx.recordio.unpack(rec.read())[1], flag=0).asnumpy()
+                 for _ in full]
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=path, data_shape=(1, 17, 23),
+                                    batch_size=len(full))
+    data = next(iter(it)).data[0].asnumpy()
+    for i, img in enumerate(gray_full):
+        np.testing.assert_array_equal(data[i], _center_crop_chw(img, 17, 23))
