@@ -211,6 +211,15 @@ def main():
         result["legacy"][name] = dict(legacy_json=text, **describe(loaded))
     with open(out_path, "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
+    # a real exported model: Gluon's resnet18_v1, hybridized and exported by 1.9.1
+    from mxnet.gluon.model_zoo import vision
+    net = vision.get_model("resnet18_v1")
+    net.initialize()
+    net.hybridize()
+    net(mx.nd.zeros((1, 3, 224, 224)))
+    prefix = os.path.join(os.path.dirname(out_path), "symbol_resnet18_v1_mxnet191")
+    net.export(prefix)
+    os.remove(prefix + "-0000.params")
     print("wrote", out_path, len(result["cases"]), "cases", len(result["legacy"]), "legacy")
 
 

@@ -354,6 +354,68 @@ MXNET_DLL int MXSymbolGetOutput(SymbolHandle symbol, uint32_t index, SymbolHandl
 /*! \brief One new handle per variable of the graph (in *inputs, thread-local array). */
 MXNET_DLL int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_size);
 /*!
+ * \brief Infer the shapes of sym's arguments, outputs and auxiliary states (c_api_symbolic_infer.cc).
+ * Known shapes: num_args shapes in CSR form (shape i is arg_shape_data[arg_ind_ptr[i] ..
+ * arg_ind_ptr[i+1]]) for the variables named keys[i], or for the first num_args arguments when
+ * keys is NULL. Shapes use MXNet's convention of the moment (0 unknown; -1 under numpy shape
+ * semantics, which the uint32 form cannot express). Results are thread-local arrays; *complete
+ * is 1 when every shape is known. The Partial forms behave the same (an unknown shape is
+ * never an error; MXNet 1.9.1's Partial forms always set *complete to 1, these tell the
+ * truth); Ex takes int dims, Ex64 int64 dims and size_t counts.
+ */
+MXNET_DLL int MXSymbolInferShape(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                 const uint32_t* arg_ind_ptr, const uint32_t* arg_shape_data,
+                                 uint32_t* in_shape_size, const uint32_t** in_shape_ndim,
+                                 const uint32_t*** in_shape_data, uint32_t* out_shape_size,
+                                 const uint32_t** out_shape_ndim,
+                                 const uint32_t*** out_shape_data, uint32_t* aux_shape_size,
+                                 const uint32_t** aux_shape_ndim,
+                                 const uint32_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartial(
+    SymbolHandle sym, uint32_t num_args, const char** keys, const uint32_t* arg_ind_ptr,
+    const uint32_t* arg_shape_data, uint32_t* in_shape_size, const uint32_t** in_shape_ndim,
+    const uint32_t*** in_shape_data, uint32_t* out_shape_size, const uint32_t** out_shape_ndim,
+    const uint32_t*** out_shape_data, uint32_t* aux_shape_size, const uint32_t** aux_shape_ndim,
+    const uint32_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapeEx(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                   const uint32_t* arg_ind_ptr, const int* arg_shape_data,
+                                   uint32_t* in_shape_size, const int** in_shape_ndim,
+                                   const int*** in_shape_data, uint32_t* out_shape_size,
+                                   const int** out_shape_ndim, const int*** out_shape_data,
+                                   uint32_t* aux_shape_size, const int** aux_shape_ndim,
+                                   const int*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartialEx(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                          const uint32_t* arg_ind_ptr, const int* arg_shape_data,
+                                          uint32_t* in_shape_size, const int** in_shape_ndim,
+                                          const int*** in_shape_data, uint32_t* out_shape_size,
+                                          const int** out_shape_ndim, const int*** out_shape_data,
+                                          uint32_t* aux_shape_size, const int** aux_shape_ndim,
+                                          const int*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapeEx64(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                     const int64_t* arg_ind_ptr, const int64_t* arg_shape_data,
+                                     size_t* in_shape_size, const int** in_shape_ndim,
+                                     const int64_t*** in_shape_data, size_t* out_shape_size,
+                                     const int** out_shape_ndim, const int64_t*** out_shape_data,
+                                     size_t* aux_shape_size, const int** aux_shape_ndim,
+                                     const int64_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartialEx64(
+    SymbolHandle sym, uint32_t num_args, const char** keys, const int64_t* arg_ind_ptr,
+    const int64_t* arg_shape_data, size_t* in_shape_size, const int** in_shape_ndim,
+    const int64_t*** in_shape_data, size_t* out_shape_size, const int** out_shape_ndim,
+    const int64_t*** out_shape_data, size_t* aux_shape_size, const int** aux_shape_ndim,
+    const int64_t*** aux_shape_data, int* complete);
+/*! \brief The same for dtype flags (-1 unknown); arg_type_data holds num_args flags. */
+MXNET_DLL int MXSymbolInferType(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                const int* arg_type_data, uint32_t* in_type_size,
+                                const int** in_type_data, uint32_t* out_type_size,
+                                const int** out_type_data, uint32_t* aux_type_size,
+                                const int** aux_type_data, int* complete);
+MXNET_DLL int MXSymbolInferTypePartial(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                       const int* arg_type_data, uint32_t* in_type_size,
+                                       const int** in_type_data, uint32_t* out_type_size,
+                                       const int** out_type_data, uint32_t* aux_type_size,
+                                       const int** aux_type_data, int* complete);
+/*!
  * \brief Give sym its inputs, in place: keys NULL means args are positional, else args[i]
  *  is the input named keys[i]. name (may be NULL) renames the head node; inputs not given
  *  become variables "<name>_<input>".
@@ -712,5 +774,7 @@ MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif
+
+#include "mxnet/c_api_executor.h"
 
 #endif  /* MXNET_C_API_H_ */

@@ -42,6 +42,11 @@ from . import image
 from . import image as img
 from . import gluon
 from . import contrib
+from . import model
+from . import callback
+from . import module
+from . import module as mod
+from . import rnn
 
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
            "optimizer", "lr_scheduler", "random", "rnd", "runtime", "engine", "util",
@@ -50,4 +55,4 @@ __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray",
            "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
            "registry", "initializer", "init", "metric", "contrib", "kvstore", "kv",
-           "recordio"]
+           "recordio", "model", "callback", "module", "mod", "rnn"]

@@ -539,11 +539,6 @@ def _call(sym, arrays):
 
 
 def _require_callable(fn_name, sym):
-    if isinstance(sym, Symbol) or (isinstance(sym, (list, tuple)) and sym
-                                   and isinstance(sym[0], Symbol)):
-        raise MXNetError("%s: a Symbol needs the Symbol executor (bind/simple_bind), which is "
-                         "not available yet; pass a Python callable over NDArrays instead"
-                         % fn_name)
     if not callable(sym):
         raise MXNetError("%s: argument sym expected a callable over NDArrays (or a Symbol), "
                          "given %s" % (fn_name, type(sym).__name__))
@@ -576,9 +571,13 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
                            grad_stype_dict=None, dtype=None):
     """Compare autograd gradients of sym with central differences at location.
 
-    sym is a callable taking NDArrays and returning an NDArray (the Symbol form of MXNet
-    1.9 arrives with the Symbol API). location is a list (or dict, in argument order) of
-    numpy arrays or NDArrays."""
+    sym is a Symbol (checked through bind, as MXNet 1.9.1 does: _test_symbolic) or a
+    callable taking NDArrays and returning an NDArray (checked with autograd). location is a
+    list (or dict, in argument order) of numpy arrays or NDArrays."""
+    if _symbolic.is_symbolic(sym):
+        return _symbolic.check_numeric_gradient(
+            sym, location, aux_states, numeric_eps, rtol, atol, grad_nodes, use_forward_train,
+            ctx, grad_stype_dict, np.float32 if dtype is None else dtype)
     _require_callable("check_numeric_gradient", sym)
     if isinstance(location, dict):
         location = list(location.values())
@@ -603,17 +602,23 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
 
 def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=None,
                       aux_params=None, tol=None, raise_on_err=True, ground_truth=None,
-                      equal_nan=False, use_uniform=False, rand_type=np.float64):
+                      equal_nan=False, use_uniform=False, rand_type=np.float64, **kwargs):
     """Run one computation on several contexts/dtypes and check that outputs and gradients
     agree with the most precise run.
 
-    sym: a Python callable over NDArrays returning an NDArray or a list of them (the Symbol
-    form of MXNet 1.9 needs the Symbol executor and raises MXNetError until it exists).
+    sym: a Python callable over NDArrays returning an NDArray or a list of them.
     ctx_list: dicts {'ctx': Context, name: shape, ..., 'type_dict': {name: dtype}}; the
     callable gets the inputs in the order the names appear. arg_params: initial values by
     name (else normal * scale, or uniform with use_uniform). grad_req 'null' skips
     gradients. tol: a number or a dict dtype -> tolerance. Returns the ground-truth
-    outputs and gradients as a dict of numpy arrays ('out<i>', 'grad_<name>')."""
+    outputs and gradients as a dict of numpy arrays ('out<i>', 'grad_<name>'). A Symbol (or a
+    list, one per context) is checked through simple_bind as MXNet 1.9.1 does (_test_symbolic)."""
+    if _symbolic.is_symbolic(sym):
+        return _symbolic.check_consistency(sym, ctx_list, scale, grad_req, arg_params, aux_params,
+                                           tol, raise_on_err, ground_truth, equal_nan,
+                                           use_uniform, rand_type, **kwargs)
+    if kwargs:
+        raise TypeError("check_consistency got unexpected arguments %s" % sorted(kwargs))
     _require_callable("check_consistency", sym)
     if not ctx_list:
         raise MXNetError("check_consistency: argument ctx_list is empty")
@@ -775,3 +780,9 @@ def is_op_runnable():
         except (MXNetError, ValueError):
             return False
     return True
+
+
+# The Symbol forms (need this module's helpers, so imported last).
+from . import _test_symbolic as _symbolic  # noqa: E402
+from ._test_symbolic import (check_symbolic_forward, check_symbolic_backward,  # noqa: E402,F401
+                             simple_forward, check_speed)

@@ -31,6 +31,8 @@ ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
 ctypes.pythonapi.PyCapsule_New.restype = ctypes.py_object
 
 _STORAGE_TYPE_STR = "default"
+# storage-type codes of MXNet (what __storage_type__ attributes and the C API use)
+_STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
 py_slice = slice  # MXNet 1.x's name here for the builtin slice (code importing it keeps working)
 
 # Filled in by mxnet.ndarray.__init__ once the op functions exist.

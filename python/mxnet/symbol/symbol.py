@@ -9,7 +9,10 @@ import numpy as _numpy
 
 from .. import _ffi
 from ..attribute import AttrScope
-from ..base import NotImplementedForSymbol, string_types, integer_types
+from ..base import MXNetError, NotImplementedForSymbol, string_types, integer_types
+from ..base import _NP_DTYPE_FLAGS
+from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
+from . import _infer
 
 __all__ = ["Symbol", "var", "Variable", "Group", "load", "load_json", "pow", "power", "maximum",
            "minimum", "hypot", "eye", "zeros", "ones", "full", "arange", "linspace",
@@ -19,14 +22,8 @@ __all__ = ["Symbol", "var", "Variable", "Group", "load", "load_json", "pow", "po
 _internal = None
 op = None
 
-# dtype and storage-type codes MXNet stores in __dtype__ / __storage_type__
-_DTYPE_NP_TO_MX = {
-    _numpy.float32: 0, _numpy.float64: 1, _numpy.float16: 2, _numpy.uint8: 3, _numpy.int32: 4,
-    _numpy.int8: 5, _numpy.int64: 6, _numpy.bool_: 7, _numpy.int16: 8, _numpy.uint16: 9,
-    _numpy.uint32: 10, _numpy.uint64: 11,
-}
+# MXNet's structured stand-in for bfloat16 (flag 12) in numpy
 _BFLOAT16_NP = _numpy.dtype([("bfloat16", _numpy.uint16)])
-_STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
 
 
 def _binary(lhs, rhs, sym_fn, scalar_fn):
@@ -283,6 +280,51 @@ class Symbol:
             raise TypeError("fname need to be string")
         self.handle.save(fname)
 
+    # ------------------------------------------------------------------ inference and binding
+    # The passes and the executor live in C++ (src/nnvm/infer_attr.cc, src/executor); the
+    # argument handling of MXNet 1.9.1's methods is in _infer.py and executor.py.
+    def infer_shape(self, *args, **kwargs):
+        """(arg_shapes, out_shapes, aux_shapes) from the given input shapes (positional in
+        list_arguments order, or by name); (None, None, None) when some stay unknown."""
+        return _infer.infer_shape(self, *args, **kwargs)
+
+    def infer_shape_partial(self, *args, **kwargs):
+        """As infer_shape, with the shapes left unknown given as () or with 0 dims."""
+        return _infer.infer_shape_partial(self, *args, **kwargs)
+
+    def infer_type(self, *args, **kwargs):
+        """(arg_types, out_types, aux_types) as numpy types from the given input types."""
+        return _infer.infer_type(self, *args, **kwargs)
+
+    def infer_type_partial(self, *args, **kwargs):
+        """As infer_type, with None for the types left unknown."""
+        return _infer.infer_type_partial(self, *args, **kwargs)
+
+    def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None,
+             group2ctx=None, shared_exec=None):
+        """An Executor over the given argument (and gradient, aux) arrays."""
+        from .. import executor
+        return executor.bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx,
+                             shared_exec)
+
+    def simple_bind(self, ctx, grad_req="write", type_dict=None, stype_dict=None,
+                    group2ctx=None, shared_arg_names=None, shared_exec=None, shared_buffer=None,
+                    **kwargs):
+        """An Executor with arrays allocated from the input shapes given by name."""
+        from .. import executor
+        return executor.simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx,
+                                    shared_arg_names, shared_exec, shared_buffer, **kwargs)
+
+    def eval(self, ctx=None, **kwargs):
+        """Bind the given arrays (by argument name) and run forward once: the outputs."""
+        from .. import executor
+        return executor.eval_symbol(self, ctx, **kwargs)
+
+    def gradient(self, wrt):
+        """Not implemented in MXNet 1.9.1 either (MXSymbolGrad); use bind + backward."""
+        raise MXNetError("Symbol.gradient is not implemented (as in MXNet 1.9.1): bind the "
+                         "symbol and call backward instead; wrt=%s" % (wrt,))
+
     def _gen_atomic_symbol(self):
         return Symbol(self.handle.gen_atomic())
 
@@ -379,9 +421,9 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         if np_dtype == _BFLOAT16_NP:
             attr["__dtype__"] = "12"
         else:
-            if np_dtype.type not in _DTYPE_NP_TO_MX:
+            if np_dtype not in _NP_DTYPE_FLAGS:
                 raise TypeError("var %s: unsupported dtype %s" % (name, np_dtype))
-            attr["__dtype__"] = str(_DTYPE_NP_TO_MX[np_dtype.type])
+            attr["__dtype__"] = str(_NP_DTYPE_FLAGS[np_dtype])
     if init is not None:
         if not isinstance(init, string_types):
             init = init.dumps()

@@ -118,13 +118,27 @@ std::vector<std::string> InputNamesOf(const NodeAttrs& attrs) {
 }
 
 bool ConvShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  const TShape& data = (*in)[0];
-  if (!data.IsKnown()) return false;  // weights are inferred from data, not the reverse
+  TShape data = (*in)[0];
+  if (data.ndim() < 0) return false;  // weights are inferred from data, not the reverse
+  for (int i = 1; i < data.ndim(); ++i) {
+    if (data[i] < 0) return false;
+  }
+  // The batch axis may be unknown (a symbolic graph's begin state): the geometry does not
+  // depend on it, and the output may tell it back, as in MXNet 1.9.1.
+  const dim_t batch = data[0];
+  if (batch < 0) data[0] = 1;
   const ConvGeometry g = MakeConvGeometry(attrs, data);
   AssignInputShape(attrs, 1, &(*in)[1], ConvWeightShape(g));
   if (g.bias) AssignInputShape(attrs, 2, &(*in)[2], TShape({g.filters}));
-  AssignShape(attrs, "output", &(*out)[0], ConvOutputShape(g));
-  return true;
+  TShape o = ConvOutputShape(g);
+  o[0] = batch;
+  AssignShape(attrs, "output", &(*out)[0], o);
+  const TShape& known_out = (*out)[0];
+  if (batch < 0 && known_out.ndim() > 0 && known_out[0] >= 0) {
+    data[0] = known_out[0];
+    AssignInputShape(attrs, 0, &(*in)[0], data);
+  }
+  return (*in)[0].IsKnown() && (*out)[0].IsKnown();
 }
 
 void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,

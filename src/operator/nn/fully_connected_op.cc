@@ -1,5 +1,6 @@
 // FullyConnected (out = data . weight^T + bias) and its backward: oneDNN's inner product for
 // float32 where it is built in and enabled, BLAS gemm calls otherwise.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -55,12 +56,18 @@ std::vector<std::string> FCInputNames(const NodeAttrs& attrs) {
 
 bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
-  const TShape& d = (*in)[0];
-  if (!d.IsKnown()) return false;
+  const TShape d = (*in)[0];
+  if (d.ndim() < 0) return false;
   CHECK_GT(d.ndim(), 0) << "Operator " << attrs.op->name
                         << ": data must have at least one axis, given a scalar";
-  const FCDims dims(p, d);
-  AssignInputShape(attrs, 1, &(*in)[1], TShape{p.num_hidden, dims.cols});
+  // The weight needs the feature axes; the batch axis may still be unknown (a symbolic
+  // graph's begin state), as MXNet 1.9.1 allows.
+  bool features_known = true;
+  for (int i = p.flatten ? 1 : d.ndim() - 1; i < d.ndim(); ++i) features_known &= d[i] >= 0;
+  if (features_known) {
+    const FCDims dims(p, d);
+    AssignInputShape(attrs, 1, &(*in)[1], TShape{p.num_hidden, dims.cols});
+  }
   if (!p.no_bias) AssignInputShape(attrs, 2, &(*in)[2], TShape{p.num_hidden});
   TShape o;
   if (p.flatten) {
@@ -70,7 +77,14 @@ bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape
     o[d.ndim() - 1] = p.num_hidden;
   }
   AssignShape(attrs, "output", &(*out)[0], o);
-  return true;
+  // A batch size only the output knows goes back to the data (MXNet 1.9.1 does the same).
+  const TShape& known_out = (*out)[0];
+  if (d[0] < 0 && known_out.ndim() > 0 && known_out[0] >= 0) {
+    TShape filled = d;
+    filled[0] = known_out[0];
+    AssignInputShape(attrs, 0, &(*in)[0], filled);
+  }
+  return (*in)[0].IsKnown() && (*out)[0].IsKnown();
 }
 
 bool FCType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {

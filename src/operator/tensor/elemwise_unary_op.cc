@@ -227,6 +227,26 @@ const bool reg_unary_make_loss_ [[maybe_unused]] =
          .add_alias("_sparse_make_loss")
          .set_attr<FListOutputNames>("FListOutputNames", InputNames({"loss"})),
      true);
+// lhs unchanged, with its shape and dtype tied to rhs's: a hint for backward shape inference
+// in symbolic graphs (rhs itself gets no gradient).
+const bool reg_identity_with_attr_like_rhs_ [[maybe_unused]] =
+    (nnvm::Op::Register("_identity_with_attr_like_rhs")
+         .describe("Returns lhs unchanged; its shape and dtype must equal rhs's.")
+         .set_num_inputs(2)
+         .set_num_outputs(1)
+         .add_argument("lhs", "NDArray-or-Symbol", "First input.")
+         .add_argument("rhs", "NDArray-or-Symbol", "Input whose shape and dtype lhs takes.")
+         .set_attr<FListInputNames>("FListInputNames", InputNames({"lhs", "rhs"}))
+         .set_attr<FInferShape>("FInferShape", ElemwiseShape)
+         .set_attr<FInferType>("FInferType", ElemwiseType)
+         .set_attr<FInplaceOption>("FInplaceOption", InplaceInOut)
+         .set_attr<FCompute>("FCompute<cpu>", UnaryCompute<unary_op::identity, true>)
+         .set_attr<FGradient>("FGradient",
+                              [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+                                return std::vector<NodeEntry>{
+                                    og[0], U("zeros_like", n, n->inputs[1])};
+                              }),
+     true);
 MXNET_UNARY_ANY_(logical_not, logical_not, nullptr,
                  "Returns the result of logical NOT (!) on the input, element-wise: 1 where "
                  "the input is zero, 0 elsewhere, in the input's dtype.");

@@ -140,6 +140,16 @@ bool InitShape(const NodeAttrs& attrs, std::vector<TShape>*, std::vector<TShape>
                  std::find(shape.begin(), shape.end(), 0) != shape.end();
   if (unknown) {
     if ((*out)[0].IsKnown()) return true;
+    if (common::InGraphShapeInference()) {  // the graph fills the unknown dims
+      if ((*out)[0].ndim() < 0) {
+        TShape partial = shape;
+        for (int i = 0; i < partial.ndim(); ++i) {
+          if (partial[i] == 0) partial[i] = -1;
+        }
+        (*out)[0] = partial;
+      }
+      return false;
+    }
     LOG(FATAL) << "Operator " << attrs.op->name << ": argument shape " << shape
                << " has a 0 dim, which means an unknown size outside numpy-shape semantics; "
                << "zero-size arrays need mx.set_np_shape(True) or `with mx.np_shape():`";

@@ -204,3 +204,30 @@ def test_generated_functions_carry_docs_and_signatures():
     assert mx.sym.linalg.gemm2.__name__ == "gemm2"
     assert hasattr(mx.sym.contrib, "AdaptiveAvgPooling2D")
     assert hasattr(mx.sym.random, "uniform")
+
+
+def test_infer_shape_and_type_through_symbol_methods():
+    net = mlp()
+    arg, out, aux = net.infer_shape(data=(4, 5))
+    shapes = dict(zip(net.list_arguments(), arg))
+    assert shapes["fc1_weight"] == (8, 5) and shapes["fc2_weight"] == (2, 8)
+    assert out == [(4, 2)] and aux == [(8,), (8,)]
+    arg_t, out_t, _ = net.infer_type(data="float32")
+    assert out_t[0] is not None and arg_t[0].__name__ == "float32"
+
+
+def test_identity_with_attr_like_rhs_gives_backward_shape_hint():
+    w = mx.sym.var("weight")
+    wt = mx.sym.broadcast_add(w, mx.sym.var("wshift", shape=(1,)))
+    wt = mx.sym._internal._identity_with_attr_like_rhs(wt, w)
+    net = mx.sym.FullyConnected(data=mx.sym.var("data"), weight=wt, num_hidden=11, no_bias=True)
+    arg, _, _ = net.infer_shape(data=(7, 100))
+    assert dict(zip(net.list_arguments(), arg))["weight"] == (11, 100)
+
+
+def test_eval_runs_the_graph():
+    a, b = mx.sym.var("a"), mx.sym.var("b")
+    out = (a * 2 + b).eval(ctx=mx.cpu(), a=mx.nd.ones((2, 2)), b=mx.nd.ones((2, 2)))
+    assert (out[0].asnumpy() == 3).all()
+    with pytest.raises(MXNetError, match="not implemented"):
+        a.gradient(["a"])

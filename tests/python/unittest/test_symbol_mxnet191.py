@@ -120,3 +120,20 @@ def test_print_summary_with_shapes_matches_mxnet191():
     ref = REF["cases"]["mlp"]["summary_with_shape"]
     shape = {k: tuple(v) for k, v in ref["shape"].items()}
     assert _summary(build(REF["cases"]["mlp"]["code"]), shape) == ref["text"]
+
+
+def test_resnet18_exported_by_mxnet191_loads_and_saves_back():
+    path = os.path.join(os.path.dirname(__file__), "fixtures",
+                        "symbol_resnet18_v1_mxnet191-symbol.json")
+    with open(path) as f:
+        text = f.read()
+    sym = mx.sym.load(path)
+    # max pooling: see ROW_PTR_DIFFERS
+    assert _without_row_ptr(sym.tojson()) == _without_row_ptr(text)
+    # the counts MXNet 1.9.1 lists for this file
+    assert len(sym.list_arguments()) == 63
+    assert len(sym.list_auxiliary_states()) == 40
+    assert len(sym.get_internals()) == 171
+    _, out_shapes, aux_shapes = sym.infer_shape(data=(2, 3, 224, 224))
+    assert out_shapes == [(2, 1000)]
+    assert all(len(s) == 1 for s in aux_shapes)

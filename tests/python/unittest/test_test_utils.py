@@ -181,13 +181,23 @@ def test_check_consistency_compares_dtypes_and_gradients():
     tu.check_consistency(bad, ctx_list, raise_on_err=False)
 
 
-def test_check_consistency_with_a_symbol_says_it_needs_the_executor():
-    x = mx.nd.ones((2,))
-    x.attach_grad()
-    with mx.autograd.record():
-        y = x * 2
-    with pytest.raises(mx.MXNetError, match="Symbol executor"):
-        tu.check_consistency(mx.autograd.get_symbol(y), [{"ctx": mx.cpu(), "x": (2,)}])
+def test_symbol_checkers_run_through_bind():
+    x = mx.sym.var("x")
+    with mx.name.NameManager():  # fresh automatic names: _mulscalar0
+        s = mx.sym.FullyConnected(x, num_hidden=3, name="fc") * 2
+    a, w, b = np.random.rand(2, 4), np.random.rand(3, 4), np.random.rand(3)
+    tu.check_symbolic_forward(s, [a, w, b], [2 * (a @ w.T + b)], rtol=1e-4, atol=1e-5)
+    with pytest.raises(AssertionError):
+        tu.check_symbolic_forward(s, [a, w, b], [a @ w.T + b], rtol=1e-4, atol=1e-5)
+    og = np.ones((2, 3))
+    tu.check_symbolic_backward(s, [a, w, b], [og], [2 * og @ w, 2 * og.T @ a, 2 * og.sum(0)],
+                               rtol=1e-4, atol=1e-5)
+    tu.check_numeric_gradient(s, [a, w, b], numeric_eps=1e-3, rtol=1e-2, atol=1e-3)
+    ctx = {"ctx": mx.cpu(), "x": (2, 4)}
+    gt = tu.check_consistency(s, [dict(ctx, type_dict={"x": np.float32}),
+                                  dict(ctx, type_dict={"x": np.float64})])
+    assert sorted(gt) == ["_mulscalar0_output", "fc_bias", "fc_weight", "x"]
+    assert tu.simple_forward(mx.sym.exp(x), x=np.zeros((2,))).tolist() == [1.0, 1.0]
 
 
 def test_download_retries_then_raises(tmp_path, capsys):
