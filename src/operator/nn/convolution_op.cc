@@ -117,28 +117,51 @@ std::vector<std::string> InputNamesOf(const NodeAttrs& attrs) {
   return {"data", "weight", "bias"};
 }
 
-bool ConvShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  TShape data = (*in)[0];
-  if (data.ndim() < 0) return false;  // weights are inferred from data, not the reverse
-  for (int i = 1; i < data.ndim(); ++i) {
-    if (data[i] < 0) return false;
+// Partial inference (MXNet 1.9.1) on data with unknown dims: the geometry of a probe shape
+// (unknown dims replaced by a large multiple of num_group) gives the known parts; unknown
+// input dims stay unknown in the weight and output, and the output gives back the batch and,
+// with stride 1, the spatial sizes.
+bool ConvPartialShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
+  const TShape& data = (*in)[0];
+  TShape probe = data;
+  const dim_t fill = static_cast<dim_t>(p.num_group) * 65536;
+  for (auto& d : probe) d = d < 0 ? fill : d;
+  const ConvGeometry g = MakeConvGeometry(attrs, probe);
+  const int c_axis = g.channel_last ? g.nspatial + 1 : 1;
+  const int s0 = g.channel_last ? 1 : 2, first = conv::kMaxSpatial - g.nspatial;
+  const bool c_known = data[c_axis] >= 0;
+  AssignInputShape(attrs, 1, &(*in)[1],
+                   ShapeInLayout(g, g.filters, c_known ? g.GroupInChannels() : -1, g.kernel));
+  if (g.bias) AssignInputShape(attrs, 2, &(*in)[2], TShape({g.filters}));
+  index_t osp[conv::kMaxSpatial] = {1, 1, 1};
+  for (int i = 0; i < g.nspatial; ++i) osp[first + i] = data[s0 + i] >= 0 ? g.out[first + i] : -1;
+  AssignShape(attrs, "output", &(*out)[0], ShapeInLayout(g, data[0], g.filters, osp));
+  const TShape& o = (*out)[0];
+  TShape back = data;
+  back[0] = o[0];
+  for (int i = 0; i < g.nspatial; ++i) {
+    const int k = first + i;
+    if (back[s0 + i] < 0 && o[s0 + i] >= 0 && g.stride[k] == 1) {
+      back[s0 + i] = o[s0 + i] + g.dilate[k] * (g.kernel[k] - 1) - 2 * g.pad[k];
+    }
   }
-  // The batch axis may be unknown (a symbolic graph's begin state): the geometry does not
-  // depend on it, and the output may tell it back, as in MXNet 1.9.1.
-  const dim_t batch = data[0];
-  if (batch < 0) data[0] = 1;
+  AssignInputShape(attrs, 0, &(*in)[0], back);
+  return false;
+}
+
+bool ConvShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  if ((*in)[0].ndim() < 0) return false;  // weights are inferred from data, not the reverse
+  if (!(*in)[0].IsKnown()) {
+    ConvPartialShape(attrs, in, out);
+    if (!(*in)[0].IsKnown()) return false;
+  }
+  const TShape& data = (*in)[0];
   const ConvGeometry g = MakeConvGeometry(attrs, data);
   AssignInputShape(attrs, 1, &(*in)[1], ConvWeightShape(g));
   if (g.bias) AssignInputShape(attrs, 2, &(*in)[2], TShape({g.filters}));
-  TShape o = ConvOutputShape(g);
-  o[0] = batch;
-  AssignShape(attrs, "output", &(*out)[0], o);
-  const TShape& known_out = (*out)[0];
-  if (batch < 0 && known_out.ndim() > 0 && known_out[0] >= 0) {
-    data[0] = known_out[0];
-    AssignInputShape(attrs, 0, &(*in)[0], data);
-  }
-  return (*in)[0].IsKnown() && (*out)[0].IsKnown();
+  AssignShape(attrs, "output", &(*out)[0], ConvOutputShape(g));
+  return true;
 }
 
 void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,

@@ -35,12 +35,12 @@ bool EmbeddingShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector
   const EmbeddingParam& p = Param<EmbeddingParam>(attrs);
   AssignInputShape(attrs, 1, &(*in)[1], TShape{p.input_dim, p.output_dim});
   const TShape& d = (*in)[0];
-  if (!d.IsKnown()) return false;
+  if (d.ndim() < 0) return false;  // unknown dims of data propagate (partial inference)
   TShape o(d.ndim() + 1, 0);
   for (int i = 0; i < d.ndim(); ++i) o[i] = d[i];
   o[d.ndim()] = p.output_dim;
   AssignShape(attrs, "output", &(*out)[0], o);
-  return true;
+  return o.IsKnown();
 }
 
 // The weight's dtype (dtype when the weight's is not known yet) is the output's; indices may

@@ -55,18 +55,30 @@ std::vector<std::string> FCInputNames(const NodeAttrs& attrs) {
 
 bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
-  const TShape d = (*in)[0];
-  if (d.ndim() < 0) return false;
+  const TShape& d = (*in)[0];
+  if (!d.IsKnown()) {
+    // Partial inference (MXNet 1.9.1): the weight needs the input width; the batch comes
+    // from the output when the data does not have it.
+    if (d.ndim() <= 0) return false;
+    dim_t cols = 1;
+    for (int k = p.flatten ? 1 : d.ndim() - 1; k < d.ndim(); ++k) cols = cols < 0 || d[k] < 0 ? -1 : cols * d[k];
+    if (cols >= 0) AssignInputShape(attrs, 1, &(*in)[1], TShape{p.num_hidden, cols});
+    if (!p.no_bias) AssignInputShape(attrs, 2, &(*in)[2], TShape{p.num_hidden});
+    TShape o = d;
+    if (p.flatten) o = TShape{d[0], p.num_hidden};
+    else o[d.ndim() - 1] = p.num_hidden;
+    AssignShape(attrs, "output", &(*out)[0], o);
+    const TShape& os = (*out)[0];
+    TShape back = d;
+    if (p.flatten) back[0] = os[0];
+    else for (int k = 0; k + 1 < d.ndim(); ++k) back[k] = os[k];
+    AssignInputShape(attrs, 0, &(*in)[0], back);
+    if (!(*in)[0].IsKnown()) return false;
+  }
   CHECK_GT(d.ndim(), 0) << "Operator " << attrs.op->name
                         << ": data must have at least one axis, given a scalar";
-  // The weight needs the feature axes; the batch axis may still be unknown (a symbolic
-  // graph's begin state), as MXNet 1.9.1 allows.
-  bool features_known = true;
-  for (int i = p.flatten ? 1 : d.ndim() - 1; i < d.ndim(); ++i) features_known &= d[i] >= 0;
-  if (features_known) {
-    const FCDims dims(p, d);
-    AssignInputShape(attrs, 1, &(*in)[1], TShape{p.num_hidden, dims.cols});
-  }
+  const FCDims dims(p, d);
+  AssignInputShape(attrs, 1, &(*in)[1], TShape{p.num_hidden, dims.cols});
   if (!p.no_bias) AssignInputShape(attrs, 2, &(*in)[2], TShape{p.num_hidden});
   TShape o;
   if (p.flatten) {
@@ -76,14 +88,7 @@ bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape
     o[d.ndim() - 1] = p.num_hidden;
   }
   AssignShape(attrs, "output", &(*out)[0], o);
-  // A batch size only the output knows goes back to the data (MXNet 1.9.1 does the same).
-  const TShape& known_out = (*out)[0];
-  if (d[0] < 0 && known_out.ndim() > 0 && known_out[0] >= 0) {
-    TShape filled = d;
-    filled[0] = known_out[0];
-    AssignInputShape(attrs, 0, &(*in)[0], filled);
-  }
-  return (*in)[0].IsKnown() && (*out)[0].IsKnown();
+  return true;
 }
 
 bool FCType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {

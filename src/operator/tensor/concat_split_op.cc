@@ -70,13 +70,52 @@ TShape JoinShape(const NodeAttrs& attrs, const std::vector<TShape>& parts, int d
 }
 
 bool ConcatShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  for (const TShape& s : *in) {
-    if (!s.IsKnown()) return false;
+  bool all_known = true;
+  for (const TShape& s : *in) all_known = all_known && s.IsKnown();
+  if (all_known) {
+    int axis;
+    TShape o = JoinShape(attrs, *in, Param<ConcatParam>(attrs).dim, 0, &axis);
+    AssignShape(attrs, "output", &(*out)[0], o);
+    return true;
   }
-  int axis;
-  TShape o = JoinShape(attrs, *in, Param<ConcatParam>(attrs).dim, 0, &axis);
+  // Partial inference (MXNet 1.9.1): the dims off the axis are shared by every input and the
+  // output; the axis of the output is the sum, or gives the one input axis left unknown.
+  int ndim = (*out)[0].ndim();
+  for (const TShape& s : *in) ndim = ndim >= 0 ? ndim : s.ndim();
+  if (ndim < 0) return false;
+  const int axis = CheckAxis(attrs, "dim", Param<ConcatParam>(attrs).dim, ndim);
+  TShape common(ndim, -1);
+  auto off_axis = [&](const TShape& s) {
+    TShape t = s;
+    if (t.ndim() == ndim) t[axis] = -1;
+    return t;
+  };
+  for (size_t i = 0; i < in->size(); ++i) AssignInputShape(attrs, i, &common, off_axis((*in)[i]));
+  AssignShape(attrs, "output", &common, off_axis((*out)[0]));
+  dim_t sum = 0;
+  int unknown = -1, n_unknown = 0;
+  for (size_t i = 0; i < in->size(); ++i) {
+    dim_t d = (*in)[i].ndim() == ndim ? (*in)[i][axis] : -1;
+    if (d < 0) {
+      unknown = static_cast<int>(i);
+      ++n_unknown;
+    } else {
+      sum += d;
+    }
+  }
+  const dim_t total = (*out)[0].ndim() == ndim ? (*out)[0][axis] : -1;
+  for (size_t i = 0; i < in->size(); ++i) {
+    TShape s = common;
+    s[axis] = (*in)[i].ndim() == ndim ? (*in)[i][axis] : -1;
+    if (static_cast<int>(i) == unknown && n_unknown == 1 && total >= 0) s[axis] = total - sum;
+    AssignInputShape(attrs, i, &(*in)[i], s);
+  }
+  TShape o = common;
+  o[axis] = n_unknown == 0 ? sum : total;
   AssignShape(attrs, "output", &(*out)[0], o);
-  return true;
+  bool known = (*out)[0].IsKnown();
+  for (const TShape& s : *in) known = known && s.IsKnown();
+  return known;
 }
 
 void ConcatCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
@@ -268,8 +307,37 @@ uint32_t SplitNumOutputs(const NodeAttrs& attrs) {
 
 bool SliceChannelShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const SliceChannelParam& p = Param<SliceChannelParam>(attrs);
+  if (!(*in)[0].IsKnown()) {
+    // Partial inference (MXNet 1.9.1): unknown dims pass through, and the outputs (all one
+    // shape) give back the input's dims.
+    TShape o;
+    for (const TShape& s : *out) AssignShape(attrs, "output", &o, s);
+    const TShape& d0 = (*in)[0];
+    int ndim = d0.ndim() >= 0 ? d0.ndim() : (o.ndim() >= 0 ? o.ndim() + (p.squeeze_axis ? 1 : 0) : -1);
+    if (ndim < 0) return false;
+    const int axis = CheckAxis(attrs, "axis", p.axis, ndim);
+    TShape back(ndim, -1);
+    if (o.ndim() >= 0) {
+      for (int k = 0, j = 0; k < ndim; ++k) {
+        if (k == axis && p.squeeze_axis) {
+          back[k] = p.num_outputs;
+          continue;
+        }
+        back[k] = k == axis ? (o[j] >= 0 ? o[j] * p.num_outputs : -1) : o[j];
+        ++j;
+      }
+    }
+    AssignInputShape(attrs, 0, &(*in)[0], back);
+    const TShape& d = (*in)[0];
+    if (d.ndim() >= 0) {
+      std::vector<dim_t> fwd(d.begin(), d.end());
+      fwd[axis] = d[axis] >= 0 ? d[axis] / p.num_outputs : -1;
+      if (p.squeeze_axis) fwd.erase(fwd.begin() + axis);
+      for (auto& s : *out) AssignShape(attrs, "output", &s, TShape(fwd.begin(), fwd.end()));
+    }
+    if (!(*in)[0].IsKnown()) return false;
+  }
   const TShape& d = (*in)[0];
-  if (!d.IsKnown()) return false;
   int axis = CheckAxis(attrs, "axis", p.axis, d.ndim());
   if (d[axis] % p.num_outputs != 0) {
     LOG(FATAL) << "Operator " << attrs.op->name << ": cannot split axis " << p.axis

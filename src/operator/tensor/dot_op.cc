@@ -137,7 +137,8 @@ bool DotShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShap
     AssignShape(attrs, "output", &(*out)[0], TShape{1});
     return true;
   }
-  if (!l.IsKnown() || !r.IsKnown()) return false;
+  // Unknown dims (-1, e.g. the batch) propagate to the output; the contracted sizes are
+  // compared only when known (MXNet 1.9.1's partial inference).
   const bool ta = p.transpose_a, tb = p.transpose_b;
   // lhs = (L0 dims) x (L1 dims) with the contracted part L[!ta]; rhs likewise with R[tb].
   std::vector<dim_t> l0, l1, r0, r1;
@@ -157,12 +158,15 @@ bool DotShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShap
   }
   auto prod = [](const std::vector<dim_t>& v) {
     dim_t s = 1;
-    for (dim_t d : v) s *= d;
+    for (dim_t d : v) {
+      if (d < 0) return dim_t(-1);
+      s *= d;
+    }
     return s;
   };
   const std::vector<dim_t>& lk = ta ? l0 : l1;
   const std::vector<dim_t>& rk = tb ? r1 : r0;
-  CHECK_EQ(prod(lk), prod(rk)) << "Operator " << attrs.op->name << ": shapes " << l << " and "
+  CHECK(prod(lk) < 0 || prod(rk) < 0 || prod(lk) == prod(rk)) << "Operator " << attrs.op->name << ": shapes " << l << " and "
                                << r << " (transpose_a=" << ta << ", transpose_b=" << tb
                                << ") do not match on the contracted axis";
   std::vector<dim_t> o;
@@ -175,7 +179,7 @@ bool DotShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShap
     o.insert(o.end(), keep.begin(), keep.end());
   }
   AssignShape(attrs, "output", &(*out)[0], TShape(o.begin(), o.end()));
-  return true;
+  return l.IsKnown() && r.IsKnown();
 }
 
 template <typename DType>
@@ -287,27 +291,31 @@ bool BatchDotShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<
   const DotParam& p = Param<DotParam>(attrs);
   const TShape& l = (*in)[0];
   const TShape& r = (*in)[1];
-  if (!l.IsKnown() || !r.IsKnown()) return false;
+  if (l.ndim() < 0 || r.ndim() < 0) return false;
   CHECK(l.ndim() >= 3 && l.ndim() == r.ndim())
       << "Operator " << attrs.op->name << ": inputs must be N-D arrays of equal ndim >= 3, given "
       << l << " and " << r;
   const int nd = l.ndim();
   for (int i = 0; i < nd - 2; ++i) {
-    CHECK_EQ(l[i], r[i]) << "Operator " << attrs.op->name << ": batch dimensions of " << l
-                         << " and " << r << " differ";
+    CHECK(l[i] < 0 || r[i] < 0 || l[i] == r[i])
+        << "Operator " << attrs.op->name << ": batch dimensions of " << l << " and " << r
+        << " differ";
   }
   const dim_t m = p.transpose_a ? l[nd - 1] : l[nd - 2];
   const dim_t kl = p.transpose_a ? l[nd - 2] : l[nd - 1];
   const dim_t kr = p.transpose_b ? r[nd - 1] : r[nd - 2];
   const dim_t n = p.transpose_b ? r[nd - 2] : r[nd - 1];
+  // As MXNet 1.9.1: the matrix dims must be known; unknown batch dims propagate.
+  if (m < 0 || kl < 0 || kr < 0 || n < 0) return false;
   CHECK_EQ(kl, kr) << "Operator " << attrs.op->name << ": shapes " << l << " and " << r
                    << " (transpose_a=" << p.transpose_a << ", transpose_b=" << p.transpose_b
                    << ") do not match on the contracted axis";
   TShape o = l;
+  for (int i = 0; i < nd - 2; ++i) o[i] = l[i] >= 0 ? l[i] : r[i];
   o[nd - 2] = m;
   o[nd - 1] = n;
   AssignShape(attrs, "output", &(*out)[0], o);
-  return true;
+  return o.IsKnown();
 }
 
 template <typename DType>

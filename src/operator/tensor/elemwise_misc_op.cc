@@ -112,6 +112,7 @@ std::vector<NodeEntry> ClipGrad(const ObjectPtr& n, const std::vector<NodeEntry>
 std::vector<std::string> WhereInputNames(const NodeAttrs&) { return {"condition", "x", "y"}; }
 
 bool WhereShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  if (!(*in)[0].IsKnown()) return false;  // as MXNet 1.9.1: nothing before the condition
   TShape s;
   AssignShape(attrs, "x", &s, (*in)[1]);
   AssignShape(attrs, "y", &s, (*in)[2]);

@@ -267,9 +267,9 @@ TShape PickShapes(const NodeAttrs& attrs, const TShape& d, TShape* idx) {
 }
 
 bool PickShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  if (!(*in)[0].IsKnown()) return false;
+  if ((*in)[0].ndim() < 0) return false;  // unknown dims of data propagate (partial inference)
   AssignShape(attrs, "output", &(*out)[0], PickShapes(attrs, (*in)[0], &(*in)[1]));
-  return (*in)[1].IsKnown();
+  return (*in)[0].IsKnown() && (*in)[1].IsKnown();
 }
 
 // Element offsets into data (shape d) of the picked elements, in output order.

@@ -43,12 +43,12 @@ std::vector<int> TransposeAxes(const NodeAttrs& attrs, const IntTuple& axes, int
 
 bool TransposeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const TShape& d = (*in)[0];
-  if (!d.IsKnown()) return false;
+  if (d.ndim() < 0) return false;  // unknown dims move with their axis (partial inference)
   std::vector<int> perm = TransposeAxes(attrs, Param<TransposeParam>(attrs).axes, d.ndim());
   TShape o(d.ndim());
   for (int i = 0; i < d.ndim(); ++i) o[i] = d[perm[i]];
   AssignShape(attrs, "output", &(*out)[0], o);
-  return true;
+  return o.IsKnown();
 }
 
 // out = in with output axis i walking input axis perm[i].

@@ -165,3 +165,16 @@ def test_aux_states_are_updated_in_training():
     ex.backward(mx.nd.ones((4, 2)))
     mean = ex.aux_arrays[0].asnumpy()
     np.testing.assert_allclose(mean, 0.5 * np.array([3.0, 4.0]), rtol=1e-6)
+
+
+def test_partial_inference_through_ops_fills_unknown_dims():
+    a = mx.sym.Variable("a", shape=(0, 10))
+    c = mx.sym.Variable("c", shape=(5, 0))
+    d = mx.sym.FullyConnected(data=a, num_hidden=21, name="fc") + c
+    shapes = dict(zip(d.list_arguments(), d.infer_shape()[0]))
+    assert shapes["a"] == (5, 10) and shapes["c"] == (5, 21)
+    assert shapes["fc_weight"] == (21, 10)
+    x = mx.sym.Variable("x", shape=(0, 10, 0, 0))
+    conv = mx.sym.Convolution(x, num_filter=4, kernel=(3, 3), pad=(1, 1), name="conv")
+    args, _, _ = conv.infer_shape_partial()
+    assert dict(zip(conv.list_arguments(), args))["conv_weight"] == (4, 10, 3, 3)
