@@ -2,7 +2,8 @@
 """Writes tests/python/unittest/fixtures/contrib_ops_mxnet191.npz: MXNet 1.9.1's khatri_rao,
 contrib.round_ste / sign_ste, contrib.hawkesll (log likelihood, final state, and the
 gradients 1.9.1 gives for lda, alpha and beta), and the detection operators box_iou,
-bipartite_matching, box_encode, box_decode and MultiBoxPrior, on random inputs.
+bipartite_matching, box_encode, box_decode, MultiBoxPrior and box_nms (with its gradient), on
+random inputs.
 
     /root/mxnet191-venv/bin/python tools/make_contrib_op_fixtures.py
 """
@@ -63,6 +64,34 @@ def main():
     print('wrote %s (%d arrays)' % (OUT, len(res)))
 
 
+NMS_CASES = {
+    'force': dict(overlap_thresh=0.3, force_suppress=True, id_index=0),
+    'per_class': dict(overlap_thresh=0.3, id_index=0, background_id=2, valid_thresh=0.1),
+    'topk_center': dict(overlap_thresh=0.5, topk=4, in_format='center', out_format='corner'),
+    'no_id_to_center': dict(overlap_thresh=0.2, out_format='center'),
+}
+
+
+def nms(rng, res):
+    """(2, 3, 8, 6) rows [id, score, 4 coordinates], clustered so that boxes overlap."""
+    centers = rng.uniform(2, 6, (2, 3, 8, 2)).round(0)
+    wh = rng.uniform(1, 3, (2, 3, 8, 2))
+    xy = centers + rng.uniform(-0.5, 0.5, centers.shape)
+    data = np.concatenate([rng.randint(0, 3, (2, 3, 8, 1)), rng.uniform(0, 1, (2, 3, 8, 1)),
+                           xy - wh / 2, xy + wh / 2], axis=-1).astype(np.float32)
+    res['nms/data'] = data
+    head = rng.uniform(-1, 1, data.shape).astype(np.float32)
+    res['nms/head'] = head
+    for name, kw in NMS_CASES.items():
+        x = mx.nd.array(data)
+        x.attach_grad()
+        with mx.autograd.record():
+            y = mx.nd.contrib.box_nms(x, **kw)
+        y.backward(mx.nd.array(head))
+        res['nms/%s_out' % name] = y.asnumpy()
+        res['nms/%s_grad' % name] = x.grad.asnumpy()
+
+
 def detection(rng, res):
     def boxes(*shape):
         xy = rng.uniform(0, 10, shape + (2,))
@@ -100,6 +129,8 @@ def detection(rng, res):
                                           std2=0.3, std3=0.4))):
         res['decode/' + name] = mx.nd.contrib.box_decode(
             mx.nd.array(data), mx.nd.array(dec_anchors), **kw).asnumpy()
+
+    nms(rng, res)
 
     fmap = mx.nd.zeros((1, 2, 3, 5))
     res['prior/default'] = mx.nd.contrib.MultiBoxPrior(fmap).asnumpy()

@@ -25,6 +25,9 @@ const std::vector<VarInfo>& AllVars() {
        "Engine worker threads per CPU pool in a forked child process (DataLoader workers, "
        "multiprocessing): after fork() the child restarts its engine with this many threads "
        "and one OpenMP thread, so several workers do not each claim every core."},
+      {"MXNET_MP_OPENCV_NUM_THREADS", "int", "0", "",
+       "OpenCV's own thread count (cv::setNumThreads) in a forked child process (DataLoader "
+       "workers, multiprocessing); 0, the default, keeps OpenCV single-threaded there."},
       {"MXNET_GPU_WORKER_NTHREADS", "int", "2", "",
        "Worker threads (and CUDA streams) per GPU for computation."},
       {"MXNET_GPU_COPY_NTHREADS", "int", "2", "",

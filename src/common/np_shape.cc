@@ -11,6 +11,7 @@ namespace mxnet {
 namespace common {
 namespace {
 thread_local bool tls_np_shape = false;
+thread_local bool tls_graph_shape_inference = false;
 std::atomic<bool> g_np_shape{false};
 }  // namespace
 
@@ -31,6 +32,14 @@ int SetNumpyShapeState(int flag) {
   tls_np_shape = flag != kNumpyShapeOff;
   return old;
 }
+
+bool InGraphShapeInference() { return tls_graph_shape_inference; }
+
+GraphShapeInferenceScope::GraphShapeInferenceScope() : saved_(tls_graph_shape_inference) {
+  tls_graph_shape_inference = true;
+}
+
+GraphShapeInferenceScope::~GraphShapeInferenceScope() { tls_graph_shape_inference = saved_; }
 
 }  // namespace common
 }  // namespace mxnet

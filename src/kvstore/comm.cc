@@ -85,6 +85,8 @@ void PushReduceSum(const std::vector<NDArray>& srcs, const NDArray& out, const R
         << "KVStore: summing arrays on " << s.ctx() << " needs a CUDA build";
     CHECK_EQ(s.shape(), out.shape()) << "KVStore.push: values of one key must have one shape, "
                                      << "given " << s.shape() << " and " << out.shape();
+    CHECK_EQ(s.dtype(), out.dtype()) << "KVStore: summing " << DTypeName(s.dtype())
+                                     << " into " << DTypeName(out.dtype());
     if (s.var() != out.var()) reads.push_back(s.var());
   }
   Engine::Get()->PushSync(
@@ -94,12 +96,7 @@ void PushReduceSum(const std::vector<NDArray>& srcs, const NDArray& out, const R
         MXNET_NUMERIC_TYPE_SWITCH(out.dtype(), DType, {
           std::vector<const DType*> in;
           in.reserve(srcs.size());
-          for (const NDArray& s : srcs) {
-            CHECK_EQ(s.dtype(), out.dtype())
-                << "KVStore.push: values of one key must have one dtype, given "
-                << DTypeName(s.dtype()) << " and " << DTypeName(out.dtype());
-            in.push_back(s.data().dptr<DType>());
-          }
+          for (const NDArray& s : srcs) in.push_back(s.data().dptr<DType>());
           ReduceSumCPU(in, o.dptr<DType>(), total, cfg);
         });
       },
@@ -161,18 +158,19 @@ void PushZero(const NDArray& a, int priority) {
       a.ctx(), {}, {a.var()}, FnProperty::kNormal, priority, "KVStoreZeroResidual");
 }
 
-// The sum of values copied to the CPU when they are not there already (GPU arrays).
-std::vector<NDArray> OnCpu(const std::vector<NDArray>& src, std::vector<NDArray>* bufs,
-                           Context cpu, int priority) {
+// The pushed values as CPU arrays of the merge buffer's dtype: values elsewhere (GPU) or of
+// another dtype are first copied (converting, as MXNet's copies into its merge buffers do).
+std::vector<NDArray> ForSum(const std::vector<NDArray>& src, const NDArray& merged,
+                            std::vector<NDArray>* bufs, int priority) {
   std::vector<NDArray> out(src.size());
   if (bufs->size() < src.size()) bufs->resize(src.size());
   for (size_t i = 0; i < src.size(); ++i) {
-    if (src[i].ctx().dev_mask() == Context::kCPU) {
+    if (src[i].ctx().dev_mask() == Context::kCPU && src[i].dtype() == merged.dtype()) {
       out[i] = src[i];
       continue;
     }
     NDArray& b = (*bufs)[i];
-    if (b.is_none()) b = NDArray(src[i].shape(), cpu, true, src[i].dtype());
+    if (b.is_none()) b = NDArray(merged.shape(), merged.ctx(), true, merged.dtype());
     CopyFromTo(src[i], b, priority);
     out[i] = b;
   }
@@ -190,7 +188,7 @@ class CommCPU : public Comm {
   NDArray Reduce(int key, const std::vector<NDArray>& src, int priority) override {
     if (src.size() == 1) return src[0];
     Buffer& buf = bufs_[key];
-    PushReduceSum(OnCpu(src, &buf.copies, store_ctx(), priority), buf.merged, cfg_, priority);
+    PushReduceSum(ForSum(src, buf.merged, &buf.copies, priority), buf.merged, cfg_, priority);
     return buf.merged;
   }
 
@@ -227,7 +225,7 @@ class CommDevice : public Comm {
     InitMergeBuffers(src);
     Buffer& buf = bufs_[key];
     if (compress) return ReduceCompressed(&buf, src, priority);
-    PushReduceSum(OnCpu(src, &buf.copies, buf.merged.ctx(), priority), buf.merged, cfg_, priority);
+    PushReduceSum(ForSum(src, buf.merged, &buf.copies, priority), buf.merged, cfg_, priority);
     return buf.merged;
   }
 

@@ -213,6 +213,7 @@ SymbolAttrs<T> InferSymbol(const std::vector<NodeEntry>& heads,
 }  // namespace
 
 size_t InferShape(const IndexedGraph& idx, std::vector<TShape>* shapes) {
+  mxnet::common::GraphShapeInferenceScope in_graph;
   return InferAttr(idx, shapes);
 }
 

@@ -1,8 +1,9 @@
 """Block and HybridBlock: the containers of layers, their naming scopes and parameter files.
 
-HybridBlocks run imperatively here with F = mx.nd: `hybridize()` is accepted and recorded,
-and the graph executor that makes it real comes with Symbol support. Deferred parameter
-shapes are completed from the actual inputs by each layer's `infer_shape`.
+A HybridBlock runs imperatively (F = mx.nd) until `hybridize()`; then its first call traces
+hybrid_forward with F = mx.sym into one graph that later calls run as one operation, and
+`export()` writes that graph and the parameters in MXNet's -symbol.json / .params formats.
+SymbolBlock (symbol_block.py) runs a graph made elsewhere (`SymbolBlock.imports`).
 """
 import json
 import re
@@ -10,14 +11,17 @@ import threading
 import warnings
 from collections import OrderedDict, defaultdict
 
-from .. import initializer, ndarray
+from .. import initializer, ndarray, symbol
 from .. import name as _name
 from ..base import InvalidConfigError, MXNetError
 from ..ndarray import NDArray
+from ..symbol import Symbol
+from ._hybrid import (GraphRunner, _flatten, _formats_compatible, _gather_type_ctx_info,
+                      _infer, _regroup)
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
-from .utils import HookHandle, _brief_print_list, _indent
+from .utils import HookHandle, _brief_print_list, _indent, shape_is_known
 
-__all__ = ['Block', 'HybridBlock']
+__all__ = ['Block', 'HybridBlock', 'SymbolBlock']
 
 
 class _BlockScope(object):
@@ -286,9 +290,9 @@ class Block(object):
 
     def save(self, prefix):
         """Writes `prefix-model.json` (the block tree: each block's name, its children's
-        names and whether it is hybridized) and `prefix-model.params`, as MXNet 1.9 does,
-        for `load` on a block of the same structure. Graphs of hybridized blocks are not
-        written yet: they need the symbolic graph."""
+        names and, for a HybridBlock that has traced its graph, the graph and its input /
+        output formats) and `prefix-model.params`, as MXNet 1.9 does, for `load` on a block
+        of the same structure."""
         model = {}
         counter = [0]
 
@@ -296,7 +300,13 @@ class Block(object):
             entry = {'orig_name': block.name}
             into['%s%d' % (type(block).__name__.lower(), counter[0])] = entry
             if isinstance(block, HybridBlock):
-                entry['hybridized'] = False
+                entry['hybridized'] = bool(block._cached_graph)
+                if block._cached_graph:
+                    inputs, out = block._cached_graph
+                    entry['in_format'] = block._in_format
+                    entry['out_format'] = block._out_format
+                    entry['inputs'] = [var.tojson() for var in inputs]
+                    entry['symbol'] = out.tojson()
             entry['children'] = {}
             for key, child in block._children.items():
                 counter[0] += 1
@@ -322,6 +332,13 @@ class Block(object):
                                          % (prefix, key, type(block).__name__, block.name))
             entry = into[key]
             block._name = entry['orig_name']
+            if isinstance(block, HybridBlock) and entry.get('hybridized'):
+                block._in_format = entry['in_format']
+                block._out_format = entry['out_format']
+                block._cached_graph = ([symbol.load_json(j) for j in entry['inputs']],
+                                       symbol.load_json(entry['symbol']))
+                block._cached_op = None
+                block._active = True
             renamed = OrderedDict()
             for name, param in block.params._params.items():
                 renamed[block.name + '_' + name[len(block.params.prefix):]] = param
@@ -414,27 +431,208 @@ class Block(object):
                 hook.detach()
 
 
-def _ndarrays_in(args):
-    """The NDArrays in a (nested) list/tuple of arguments, in order."""
-    if isinstance(args, NDArray):
-        return [args]
-    if isinstance(args, (list, tuple)):
-        return [a for x in args for a in _ndarrays_in(x)]
-    return []
+class _ShapeOnly(object):
+    """Stands for an input of known shape (graph-inferred) in a layer's infer_shape rule."""
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+        self.ndim = len(self.shape)
+
+
+def _descendants(block):
+    for child in block._children.values():
+        yield child
+        yield from _descendants(child)
+
+
+def _graph_op(out, flags):
+    """A callable running the graph `out` on its inputs (in `out.list_inputs()` order) as
+    one operation: the core's CachedOp when this build has one, otherwise the operators
+    one by one (same results; autograd records each of them). Graphs with operators whose
+    shape argument leaves dims to inference (symbolic begin states) run one by one too:
+    the runner fills those dims from the inputs' shapes."""
+    runner = GraphRunner(out)
+    cached_op = vars(ndarray).get('CachedOp')   # (a module attribute lookup, never a stand-in)
+    if cached_op is not None and not runner.fills_shapes:
+        return cached_op(out, flags)
+    names = out.list_inputs()
+
+    def run(*arrays):
+        outputs = runner(dict(zip(names, arrays)))
+        return outputs[0] if len(outputs) == 1 else outputs
+    return run
 
 
 class HybridBlock(Block):
     """A Block whose computation is `hybrid_forward(F, x, *args, **params)`, written once
-    for F = mx.nd (run now) and F = mx.sym (the graph, once hybridized)."""
+    for F = mx.nd (imperative) and F = mx.sym (the graph).
+
+    After `hybridize()`, the first call traces hybrid_forward with F = mx.sym on input
+    variables ('data', or 'data0', 'data1', ... for several inputs) and the parameters'
+    variables, and later calls run that graph as one operation. Deferred parameter shapes
+    come from shape inference on the traced graph."""
 
     def __init__(self, prefix=None, params=None):
         super(HybridBlock, self).__init__(prefix=prefix, params=params)
+        self._cached_graph = ()
+        self._cached_op = None
+        self._cached_op_args = []
+        self._traced_inputs = []     # the Symbols this block was last called on
+        self._out_format = None
+        self._in_format = None
         self._active = False
         self._flags = []
         self._callback = None
         self._monitor_all = False
         self._backend = None
         self._backend_opts = {}
+
+    def __setattr__(self, name, value):
+        super(HybridBlock, self).__setattr__(name, value)
+        if isinstance(value, HybridBlock):
+            self._clear_cached_op()
+
+    def _get_graph(self, *args):
+        """(input variables, output symbol) of hybrid_forward traced with F = mx.sym."""
+        if not self._cached_graph:
+            flat_args, self._in_format = _flatten(args, "input")
+            real_count = sum(arg is not None for arg in flat_args)
+            if real_count == 0:
+                raise ValueError('All args are None and we do not support such a case. '
+                                 'Received args={}'.format(args))
+            inputs, data_vars = [], []
+            for arg in flat_args:
+                if arg is None:
+                    inputs.append(None)
+                    continue
+                name = 'data%d' % len(data_vars) if real_count > 1 else 'data'
+                variable = symbol.var(name)
+                inputs.append(variable)
+                data_vars.append(variable)
+            grouped = _regroup(inputs, self._in_format)
+            params = {key: param.var() for key, param in self._reg_params.items()}
+            with self.name_scope():
+                out = self.hybrid_forward(symbol, *grouped, **params)
+            out, self._out_format = _flatten(out, "output")
+            self._cached_graph = data_vars, symbol.Group(out)
+        return self._cached_graph
+
+    def _build_cache(self, *args):
+        data, out = self._get_graph(*args)
+        data_names = {var.name: i for i, var in enumerate(data)}
+        input_names = out.list_inputs()
+        expected = set(input_names)
+        params = self.collect_params()
+        for name in expected:
+            if name not in params and name not in data_names:
+                raise MXNetError("%s '%s': the traced graph has an input '%s' that is neither "
+                                 "a block input nor a parameter" % (type(self).__name__,
+                                                                     self.name, name))
+        unused_data = [i for name, i in data_names.items() if name not in expected]
+        if unused_data:
+            warnings.warn("The %s input to HybridBlock is not used by any computation. Is "
+                          "this intended?" % ', '.join('%d-th' % i for i in unused_data),
+                          stacklevel=4)
+        unused_params = [name for name in params.keys() if name not in expected]
+        if unused_params:
+            warnings.warn("Parameter %s is not used by any computation. Is this intended?"
+                          % ', '.join(unused_params), stacklevel=4)
+
+        flat_args, _ = _flatten(args, "input")
+        try:
+            for name in input_names:
+                if name in params:
+                    params[name].data()
+        except DeferredInitializationError:
+            self._deferred_infer_shape(*flat_args)
+            for name in input_names:
+                if name in params:
+                    params[name]._finish_deferred_init()
+
+        if self._backend:
+            out = self._partition(out, data_names, params, flat_args)
+            self._cached_graph = data, out
+            input_names = out.list_inputs()
+        self._cached_op_args = [(True, data_names[name]) if name in data_names
+                                else (False, params[name]) for name in input_names]
+        data_indices = [i for i, (is_arg, _) in enumerate(self._cached_op_args) if is_arg]
+        param_indices = [i for i, (is_arg, _) in enumerate(self._cached_op_args) if not is_arg]
+        flags = [('data_indices', data_indices), ('param_indices', param_indices)] + self._flags
+        self._cached_op = _graph_op(out, flags)
+
+    def _partition(self, out, data_names, params, flat_args):
+        """The graph `out` partitioned by the subgraph backend named in hybridize()."""
+        if getattr(type(out), 'optimize_for', None) is None:
+            raise MXNetError("%s '%s': subgraph backend '%s' is not registered; this build "
+                             "partitions no graphs (backend=None runs the graph as traced)"
+                             % (type(self).__name__, self.name, self._backend))
+        arrays = [arg for arg in flat_args if arg is not None]
+        arg_dict, aux_dict = {}, {}
+        aux_names = set(out.list_auxiliary_states())
+        for name in out.list_inputs():
+            value = (arrays[data_names[name]] if name in data_names
+                     else params[name].data() if name in params else None)
+            if value is not None:
+                (aux_dict if name in aux_names else arg_dict)[name] = value
+        ctx = arrays[0].context if arrays else None
+        partitioned = out.optimize_for(self._backend, arg_dict, aux_dict, ctx,
+                                       **self._backend_opts)
+        unknown = [name for name in partitioned.list_inputs()
+                   if name not in data_names and name not in params]
+        if unknown:
+            raise MXNetError("%s '%s': backend '%s' added graph inputs %s that are not "
+                             "parameters of the block" % (type(self).__name__, self.name,
+                                                           self._backend, unknown))
+        return partitioned
+
+    def _deferred_infer_shape(self, *args):
+        try:
+            self.infer_shape(*args)
+        except MXNetError:
+            raise    # already names the layer or operator, the shapes and what was expected
+        except Exception as err:
+            raise ValueError("Deferred initialization failed because shape cannot be "
+                             "inferred. {}".format(err)) from None
+
+    def _call_cached_op(self, *args):
+        if self._cached_op is None:
+            self._build_cache(*args)
+        flat_args, fmt = _flatten(args, "input")
+        if fmt != self._in_format and not _formats_compatible(fmt, self._in_format):
+            raise ValueError("The argument structure of HybridBlock does not match the cached "
+                             "version. Stored format = {}, input format = {}"
+                             .format(fmt, self._in_format))
+        arrays = [arg for arg in flat_args if arg is not None]
+        cargs = [arrays[index] if is_arg else index.data()
+                 for is_arg, index in self._cached_op_args]
+        out = self._cached_op(*cargs)
+        if isinstance(out, NDArray):
+            out = [out]
+        return _regroup(list(out), self._out_format)
+
+    def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
+                     static_shape=False, inline_limit=2, forward_bulk_size=None,
+                     backward_bulk_size=None, **kwargs):
+        """Hybridizes and builds the graph for inputs like (x, *args) without running it,
+        partitioned for `backend` (None, accepted here unlike 1.9.1: no partitioning)."""
+        if kwargs:
+            self._backend_opts = kwargs
+        self.hybridize(True, backend, clear, static_alloc, static_shape, inline_limit,
+                       forward_bulk_size, backward_bulk_size)
+        has_symbol, has_ndarray, contexts, _ = _gather_type_ctx_info([x] + list(args))
+        if not has_symbol and not has_ndarray:
+            raise ValueError('In HybridBlock, there must be one NDArray or one Symbol in the '
+                             'input. Please check the type of the args.\n')
+        if len(contexts) > 1:
+            raise ValueError('Found multiple contexts in the input, After hybridized, the '
+                             'HybridBlock only supports one input context. Find all contexts '
+                             '= {}'.format(contexts))
+        self._build_cache(x, *args)
+
+    def _clear_cached_op(self):
+        self._cached_graph = ()
+        self._cached_op = None
+        self._cached_op_args = []
 
     def register_child(self, block, name=None):
         if not isinstance(block, HybridBlock):
@@ -443,12 +641,16 @@ class HybridBlock(Block):
                 "are using Sequential, please try HybridSequential instead."
                 % (str(block), str(type(block))))
         super(HybridBlock, self).register_child(block, name)
+        self._clear_cached_op()
 
     def hybridize(self, active=True, backend=None, clear=True, static_alloc=False,
                   static_shape=False, inline_limit=2, forward_bulk_size=None,
                   backward_bulk_size=None, **kwargs):
-        """Records the request to run as one graph. The block keeps running operator by
-        operator (results are the same) until the graph executor exists."""
+        """Turns graph execution on (or off) for this block and its HybridBlock children.
+
+        static_alloc / static_shape: plan memory once and keep the graph for the first
+        input shape; clear drops the traced graph; backend names a subgraph backend
+        (None: none); other keyword arguments are the backend's options."""
         if kwargs:
             self._backend_opts = kwargs
         self._backend = backend
@@ -459,6 +661,8 @@ class HybridBlock(Block):
             self._flags.append(("forward_bulk_size", forward_bulk_size))
         if backward_bulk_size is not None:
             self._flags.append(("backward_bulk_size", backward_bulk_size))
+        if clear:
+            self._clear_cached_op()
         if active and (self._forward_hooks or self._forward_pre_hooks):
             warnings.warn('"{block}" is being hybridized while still having forward hook/pre-hook. '
                           'If "{block}" is a child of HybridBlock, the hooks will not take effect.'
@@ -468,56 +672,127 @@ class HybridBlock(Block):
                                            forward_bulk_size=forward_bulk_size,
                                            backward_bulk_size=backward_bulk_size)
 
+    def cast(self, dtype):
+        self._clear_cached_op()
+        super(HybridBlock, self).cast(dtype)
+
+    def _infer_attrs(self, infer_fn, attr, *args):
+        """Sets `attr` ('shape' or 'dtype') of every parameter from the traced graph's
+        inference given the inputs."""
+        inputs, out = self._get_graph(*args)
+        flat_args, _ = _flatten(args, "input")
+        arrays = [arg for arg in flat_args if arg is not None]
+        known = {var.name: getattr(arr, attr) for var, arr in zip(inputs, arrays)}
+        if infer_fn == 'infer_shape':
+            known.update(self._shapes_from_layer_rules(out, known))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            arg_attrs, _, aux_attrs = _infer(out, infer_fn, **known)
+        if arg_attrs is None:
+            raise ValueError(str(caught[0].message) if caught else
+                             "%s: cannot infer the %ss of %s from inputs %s"
+                             % (infer_fn, attr, self.name, known))
+        inferred = dict(zip(out.list_arguments(), arg_attrs))
+        inferred.update(zip(out.list_auxiliary_states(), aux_attrs))
+        for param in self.collect_params().values():
+            if param.name in inferred:
+                setattr(param, attr, inferred[param.name])
+
+    def _shapes_from_layer_rules(self, out, known):
+        """Parameter shapes the graph alone cannot decide (an operator without backward shape
+        inference between a parameter and the data, e.g. the RNN layers' packed weights),
+        from the per-layer `infer_shape` of the descendants that define one: each is given
+        the shapes its traced inputs have in the graph."""
+        arg_shapes, _, aux_shapes = out.infer_shape_partial(**known)
+        inferred = dict(zip(out.list_arguments(), arg_shapes))
+        inferred.update(zip(out.list_auxiliary_states(), aux_shapes))
+        found = {}
+        entry_shapes = None
+        for block in _descendants(self):
+            if type(block).infer_shape is HybridBlock.infer_shape or not block._traced_inputs:
+                continue
+            params = list(block._reg_params.values())
+            if all(shape_is_known(inferred.get(p.name)) for p in params):
+                continue
+            if entry_shapes is None:
+                internals = out.get_internals()
+                entry_shapes = dict(zip(internals.list_outputs(),
+                                        internals.infer_shape_partial(**known)[1]))
+            shapes = [entry_shapes.get(arg.list_outputs()[0]) for arg in block._traced_inputs]
+            if shapes[0] is None or not shape_is_known(shapes[0]):
+                continue
+            try:   # the rule may read only some inputs; the others may be partly unknown
+                block.infer_shape(*[_ShapeOnly(shape or ()) for shape in shapes])
+            except Exception:  # pylint: disable=broad-except
+                continue
+            found.update({p.name: p.shape for p in params if shape_is_known(p.shape)})
+        return found
+
     def infer_shape(self, *args):
-        """Completes the unknown dimensions of this block's own parameters from the
-        inputs. Layers with deferred shapes (Dense, Conv, BatchNorm, ...) override it."""
-        unknown = [p.name for p in self._reg_params.values() if p._deferred_init]
-        raise MXNetError(
-            "%s '%s': the shapes of parameters %s are left to inference, which needs the "
-            "block's symbolic graph (not available in this version) or an infer_shape(*args) "
-            "method on the block; give the parameters full shapes instead"
-            % (type(self).__name__, self.name, ', '.join(unknown)))
+        """Infers the shapes of the parameters from the inputs (through the traced graph)."""
+        self._infer_attrs('infer_shape', 'shape', *args)
 
     def infer_type(self, *args):
-        """Sets the dtype of this block's parameters from the first input's."""
-        arrays = _ndarrays_in(args)
-        if arrays:
-            for param in self._reg_params.values():
-                param.dtype = arrays[0].dtype
+        """Infers the dtypes of the parameters from the inputs (through the traced graph)."""
+        self._infer_attrs('infer_type', 'dtype', *args)
 
-    def _deferred_infer_shape(self, *args):
-        try:
-            self.infer_shape(*args)
-        except MXNetError:
-            raise
-        except Exception as err:
-            raise ValueError("Deferred initialization failed because shape cannot be "
-                             "inferred. {}".format(err))
-
-    def cast(self, dtype):
-        super(HybridBlock, self).cast(dtype)
+    def export(self, path, epoch=0, remove_amp_cast=True):
+        """Writes `path-symbol.json` (the traced graph) and `path-%04d.params` (parameters as
+        'arg:<name>' / 'aux:<name>'), loadable by `SymbolBlock.imports`, `mx.mod.Module`
+        and MXNet 1.x. The block must have run hybridized once. The only input is named
+        'data'; several are 'data0', 'data1', ..."""
+        if not self._cached_graph:
+            raise RuntimeError("Please first call block.hybridize() and then run forward with "
+                               "this block at least once before calling export.")
+        sym = self._cached_graph[1]
+        sym.save('%s-symbol.json' % path, remove_amp_cast=remove_amp_cast)
+        arg_names = set(sym.list_arguments())
+        aux_names = set(sym.list_auxiliary_states())
+        arrays = {}
+        for is_arg, param in self._cached_op_args:
+            if is_arg:
+                continue
+            if param.name in arg_names:
+                arrays['arg:%s' % param.name] = param._reduce()
+            elif param.name in aux_names:
+                arrays['aux:%s' % param.name] = param._reduce()
+            else:
+                warnings.warn('Parameter "{name}" is not found in the graph. '
+                              .format(name=param.name), stacklevel=3)
+        ndarray.save('%s-%04d.params' % (path, epoch), arrays)
 
     def register_op_hook(self, callback, monitor_all=False):
         """Installs `callback(name, op_name, array)` for hybridized execution."""
         self._callback = callback
         self._monitor_all = monitor_all
         for child in self._children.values():
-            child.register_op_hook(callback, monitor_all)
-
-    def export(self, path, epoch=0, remove_amp_cast=True):
-        """Writes `path-symbol.json` and `path-NNNN.params`; needs the symbolic graph."""
-        raise MXNetError("%s '%s': export() writes the block's symbolic graph, which this "
-                         "version cannot build yet (HybridBlocks run imperatively); use "
-                         "save_parameters() to keep the weights" % (type(self).__name__,
-                                                                    self.name))
+            child._callback = callback
+            child._monitor_all = monitor_all
 
     def forward(self, x, *args):
-        """Runs hybrid_forward with F = mx.nd, finishing deferred initialization first."""
-        arrays = _ndarrays_in([x] + list(args))
-        if not arrays:
-            raise ValueError('In HybridBlock, there must be one NDArray in the input. Please '
-                             'check the type of the args.\n')
-        ctx = arrays[0].context
+        """Runs the block on NDArrays (the traced graph once hybridized, else hybrid_forward
+        with F = mx.nd) or, given Symbols, composes its graph onto them."""
+        has_symbol, has_ndarray, contexts, ctx = _gather_type_ctx_info([x] + list(args))
+        if has_symbol and has_ndarray:
+            raise ValueError('In HybridBlock, we do not support mixed NDArrays and Symbols '
+                             'types for the input. Please check the type of the args.\n')
+        if not has_symbol and not has_ndarray:
+            raise ValueError('In HybridBlock, there must be one NDArray or one Symbol in the '
+                             'input. Please check the type of the args.\n')
+        if has_symbol:
+            self._traced_inputs = [arg for arg in _flatten([x] + list(args), "input")[0]
+                                   if arg is not None]
+            params = {key: param.var() for key, param in self._reg_params.items()}
+            with self.name_scope():
+                return self.hybrid_forward(symbol, x, *args, **params)
+        if self._active:
+            if len(contexts) > 1:
+                raise ValueError('Find multiple contexts in the input, After hybridized, the '
+                                 'HybridBlock only supports one input context. You can print '
+                                 'the ele.ctx in the input arguments to inspect their contexts. '
+                                 'Find all contexts = {}'.format(contexts))
+            with ctx:
+                return self._call_cached_op(x, *args)
         with ctx:
             try:
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}
@@ -531,3 +806,19 @@ class HybridBlock(Block):
     def hybrid_forward(self, F, x, *args, **kwargs):
         """The computation, with F the operator namespace (mx.nd or mx.sym); override it."""
         raise NotImplementedError
+
+
+def _common_prefix(names):
+    """The longest prefix all `names` share."""
+    if not names:
+        return ''
+    prefix = names[0]
+    for name in names:
+        i = 0
+        while i < len(prefix) and i < len(name) and prefix[i] == name[i]:
+            i += 1
+        prefix = prefix[:i]
+    return prefix
+
+
+from .symbol_block import SymbolBlock  # noqa: E402  (SymbolBlock derives from HybridBlock)

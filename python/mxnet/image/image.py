@@ -1,6 +1,7 @@
 """Image functions of mx.image on (H, W, C) NDArrays: OpenCV-compatible resizing
 (_cvimresize), crops with optional resizing, color normalization and rotation by bilinear
-sampling. Decoding (imread/imdecode), ImageIter and the Augmenter classes are not here yet."""
+sampling. Decoding is in codec.py, the Augmenter classes in augmenters.py, ImageIter in
+image_iter.py."""
 import random
 from numbers import Number
 
@@ -173,3 +174,8 @@ def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
     else:
         degrees = nd.array(np.random.uniform(*angle_limits, size=src.shape[0]))
     return imrotate(src, degrees, zoom_in=zoom_in, zoom_out=zoom_out)
+
+
+# Decoding lives in codec.py; MXNet 1.9.1 users also reach it as mx.image.image.imread.
+from .codec import imread, imdecode, copyMakeBorder  # noqa: E402,F401  pylint: disable=wrong-import-position
+__all__ += ['imread', 'imdecode', 'copyMakeBorder']

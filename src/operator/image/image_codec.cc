@@ -4,9 +4,13 @@
 
 #include <dmlc/logging.h>
 
+#include "common/env.h"
+
 #include <cstring>
 
 #if MXNET_USE_OPENCV
+#include <pthread.h>
+
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -17,6 +21,18 @@ namespace op {
 namespace image {
 
 #if MXNET_USE_OPENCV
+
+namespace {
+// As MXNet 1.9.1: a forked child (a DataLoader worker) runs OpenCV with
+// MXNET_MP_OPENCV_NUM_THREADS threads, read once when the library loads.
+int g_child_cv_threads = 0;
+void SetOpenCVThreadsInChild() { cv::setNumThreads(g_child_cv_threads); }
+const bool g_cv_fork_handler [[maybe_unused]] = [] {
+  g_child_cv_threads = static_cast<int>(env::GetInt("MXNET_MP_OPENCV_NUM_THREADS"));
+  pthread_atfork(nullptr, nullptr, SetOpenCVThreadsInChild);
+  return true;
+}();
+}  // namespace
 
 DecodedImage DecodeImage(const void* data, size_t size, int flag, bool to_rgb,
                          const std::string& what) {

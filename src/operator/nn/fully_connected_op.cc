@@ -1,5 +1,6 @@
 // FullyConnected (out = data . weight^T + bias) and its backward: oneDNN's inner product for
 // float32 where it is built in and enabled, BLAS gemm calls otherwise.
+#include <algorithm>
 #include <string>
 #include <vector>
 

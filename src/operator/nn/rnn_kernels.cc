@@ -98,14 +98,20 @@ void CopyRow(DType* dst, const DType* src, index_t n) {
   std::memcpy(dst, src, n * sizeof(DType));
 }
 
-/*! \brief sums[j] (+)= sum over rows of m[r, j]. */
+/*! \brief sums[j] (+)= sum over rows of m[r, j]; column blocks on the OpenMP threads, rows
+ *  summed in order within each (the same result for any thread count). */
 template <typename DType>
 void ColumnSums(const DType* m, index_t rows, index_t cols, DType* sums, bool add) {
-  if (!add) std::fill(sums, sums + cols, DType(0));
-  for (index_t r = 0; r < rows; ++r) {
-    const DType* row = m + r * cols;
-    for (index_t j = 0; j < cols; ++j) sums[j] += row[j];
-  }
+  const index_t kBlock = 128;
+  const index_t blocks = (cols + kBlock - 1) / kBlock;
+  LoopMaybeParallel(rows * cols >= 65536 && blocks > 1, blocks, [&](index_t b) {
+    const index_t j0 = b * kBlock, j1 = std::min(cols, j0 + kBlock);
+    if (!add) std::fill(sums + j0, sums + j1, DType(0));
+    for (index_t r = 0; r < rows; ++r) {
+      const DType* row = m + r * cols;
+      for (index_t j = j0; j < j1; ++j) sums[j] += row[j];
+    }
+  });
 }
 
 // ------------------------------------------------------------------------------ forward
@@ -259,11 +265,11 @@ void DirForward(const DirGeometry& g, const Weights<const DType>& w, const StepO
   Gemm<DType>(opt, false, true, DType(1), In(x, TN, in), In<DType>(w.wx, GH, in), DType(0),
                       Out(buf.gates, TN, GH));
   const index_t bh_cols = gru ? 2 * H : GH;
-  for (index_t r = 0; r < TN; ++r) {
+  LoopMaybeParallel(TN * GH >= 65536, TN, [&](index_t r) {
     DType* row = buf.gates + r * GH;
     for (index_t j = 0; j < GH; ++j) row[j] += w.bx[j];
     for (index_t j = 0; j < bh_cols; ++j) row[j] += w.bh[j];
-  }
+  });
   DType* S = buf.states;
   DType* C = buf.cells;
   const index_t first = g.reverse ? T : 0, last = g.reverse ? 0 : T;

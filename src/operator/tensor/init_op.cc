@@ -140,12 +140,14 @@ bool InitShape(const NodeAttrs& attrs, std::vector<TShape>*, std::vector<TShape>
                  std::find(shape.begin(), shape.end(), 0) != shape.end();
   if (unknown) {
     if ((*out)[0].IsKnown()) return true;
-    if (!attrs.name.empty()) {
-      // A node of a symbolic graph (begin states of mx.rnn cells): the 0 dims stay unknown
-      // for the graph's consumers to fill, as MXNet 1.9.1 infers them.
-      TShape partial = shape;
-      for (auto& d : partial) if (d == 0) d = -1;
-      if ((*out)[0].ndim() < 0) (*out)[0] = partial;
+    if (common::InGraphShapeInference()) {  // the graph fills the unknown dims
+      if ((*out)[0].ndim() < 0) {
+        TShape partial = shape;
+        for (int i = 0; i < partial.ndim(); ++i) {
+          if (partial[i] == 0) partial[i] = -1;
+        }
+        (*out)[0] = partial;
+      }
       return false;
     }
     LOG(FATAL) << "Operator " << attrs.op->name << ": argument shape " << shape

@@ -106,7 +106,7 @@ def test_deferred_initialization_happens_at_the_first_forward():
     assert net.a.weight.grad().abs().sum().asscalar() > 0
 
 
-def test_deferred_shape_without_infer_shape_raises_clearly():
+def test_deferred_shape_comes_from_the_traced_graph():
     class Opaque(gluon.HybridBlock):
         def __init__(self):
             super(Opaque, self).__init__()
@@ -116,7 +116,21 @@ def test_deferred_shape_without_infer_shape_raises_clearly():
             return x * w
     block = Opaque()
     block.initialize()
-    with pytest.raises(MXNetError, match="shapes of parameters .*_w are left to inference"):
+    assert block(mx.nd.ones((2,))).shape == (2,)
+    assert block.w.shape == (2,)
+
+
+def test_deferred_shape_that_cannot_be_inferred_raises_clearly():
+    class Opaque(gluon.HybridBlock):
+        def __init__(self):
+            super(Opaque, self).__init__()
+            self.w = self.params.get('w', shape=(0,), allow_deferred_init=True)
+
+        def hybrid_forward(self, F, x, w):
+            return F.broadcast_add(x, F.sum(w))
+    block = Opaque()
+    block.initialize()
+    with pytest.raises(ValueError, match="Deferred initialization failed because shape"):
         block(mx.nd.ones((2,)))
 
 

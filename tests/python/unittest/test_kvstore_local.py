@@ -299,3 +299,31 @@ def test_pull_into_the_same_output_twice_and_big_arrays_in_threads():
     out = mx.nd.empty(big)
     kv.pull('w', out=[out, out])
     np.testing.assert_array_equal(out.asnumpy(), host[0] + (host[1] + host[2]))
+
+
+@pytest.mark.parametrize('kv_type', ['local', 'device'])
+def test_values_of_another_dtype_are_converted_into_the_sum(kv_type):
+    kv = mx.kv.create(kv_type)
+    kv.init(0, mx.nd.zeros(SHAPE))
+    kv.push(0, [mx.nd.ones(SHAPE, dtype='float16') * 2, mx.nd.ones(SHAPE, ctx=mx.cpu(1)) * 3])
+    out = mx.nd.empty(SHAPE)
+    kv.pull(0, out=out)
+    np.testing.assert_array_equal(out.asnumpy(), np.full(SHAPE, 5))
+
+
+def test_push_reads_the_values_as_they_are_when_pushed():
+    # push and pull are queued engine work: a later write to a pushed array waits for the
+    # sum to read it, and a pull's output is written in order with later reads
+    kv = mx.kv.create('local')
+    kv.init(0, mx.nd.zeros(SHAPE))
+    a, b = _ones(1, mx.cpu(0)), _ones(2, mx.cpu(1))
+    kv.push(0, [a, b])
+    a += 10
+    b *= 0
+    out = mx.nd.zeros(SHAPE)
+    kv.pull(0, out=out)
+    snapshot = out * 1
+    kv.push(0, [a, b])
+    kv.pull(0, out=out)
+    np.testing.assert_array_equal(snapshot.asnumpy(), np.full(SHAPE, 3))
+    np.testing.assert_array_equal(out.asnumpy(), np.full(SHAPE, 11))

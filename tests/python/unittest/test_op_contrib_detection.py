@@ -117,3 +117,39 @@ def test_multibox_target_matches_and_mines_negatives():
                                               negative_mining_ratio=0.5,
                                               negative_mining_thresh=0.5, ignore_label=-7)
     assert cls1.asnumpy().tolist() == [[3, 1, -7, 0]]
+
+
+NMS_CASES = {
+    'force': dict(overlap_thresh=0.3, force_suppress=True, id_index=0),
+    'per_class': dict(overlap_thresh=0.3, id_index=0, background_id=2, valid_thresh=0.1),
+    'topk_center': dict(overlap_thresh=0.5, topk=4, in_format='center', out_format='corner'),
+    'no_id_to_center': dict(overlap_thresh=0.2, out_format='center'),
+}
+
+
+@pytest.mark.parametrize('name', sorted(NMS_CASES))
+def test_box_nms_matches_mxnet191_with_gradient(name):
+    f = case('nms')
+    x = mx.nd.array(f['data'])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.contrib.box_nms(x, **NMS_CASES[name])
+    y.backward(mx.nd.array(f['head']))
+    np.testing.assert_allclose(y.asnumpy(), f[name + '_out'], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(x.grad.asnumpy(), f[name + '_grad'], rtol=1e-6)
+
+
+def test_box_nms_by_hand():
+    boxes = mx.nd.array([[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.4, 0.1, 0.1, 0.2, 0.2],
+                         [0, 0.3, 0.1, 0.1, 0.14, 0.14], [2, 0.6, 0.5, 0.5, 0.7, 0.8]])
+    out = mx.contrib.nd.box_nms(boxes, overlap_thresh=0.5, force_suppress=True, id_index=0)
+    np.testing.assert_allclose(out.asnumpy(), [[2, 0.6, 0.5, 0.5, 0.7, 0.8],
+                                               [0, 0.5, 0.1, 0.1, 0.2, 0.2],
+                                               [0, 0.3, 0.1, 0.1, 0.14, 0.14],
+                                               [-1] * 6], rtol=1e-6)
+    same = mx.nd.contrib.box_nms(boxes, topk=0)
+    np.testing.assert_array_equal(same.asnumpy(), boxes.asnumpy())
+    none = mx.nd.contrib.box_nms(boxes, valid_thresh=0.9)
+    assert (none.asnumpy() == -1).all()
+    with pytest.raises(MXNetError, match='score_index=3 conflicts'):
+        mx.nd.contrib.box_nms(boxes, score_index=3).wait_to_read()

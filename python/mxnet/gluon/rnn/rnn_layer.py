@@ -222,7 +222,7 @@ class _RNNLayer(HybridBlock):
                 for d in ['l', 'r'][:self._dir]
                 for group in groups
                 if group != 'h2r' or kind != 'bias']
-        concat = getattr(F._internal, '_rnn_param_concat', None) or F.concat
+        concat = vars(F._internal).get('_rnn_param_concat') or F.concat
         return concat(*flat, dim=0)
 
     def _forward_kernel(self, F, inputs, states, sequence_length, **kwargs):
