@@ -51,12 +51,6 @@ void DefineSymbol(py::module_& m) {
       .def("list_inputs", [](const SymbolHandle& s) { return s.ListInputNames(nnvm::Symbol::kAll); })
       .def("list_outputs", [](const SymbolHandle& s) { return s.ListOutputNames(); })
       .def("num_outputs", [](const SymbolHandle& s) { return s.outputs.size(); })
-      .def("head_names",
-           [](const SymbolHandle& s) {
-             std::vector<std::string> names;
-             for (const nnvm::NodeEntry& h : s.outputs) names.push_back(h.node->attrs.name);
-             return names;
-           })
       .def("name", [](const SymbolHandle& s) {
         std::string out;
         bool ok = s.GetAttr("name", &out);
@@ -78,21 +72,10 @@ void DefineSymbol(py::module_& m) {
       .def("get_children", [](const SymbolHandle& s) { return s.GetChildren(); })
       .def("copy", [](const SymbolHandle& s) { return s.Copy(); })
       .def("gen_atomic", [](const SymbolHandle& s) { return nnvm::GenAtomicSymbol(s); })
-      .def("shallow_copy", [](const SymbolHandle& s) { return SymbolHandle(s); })
       .def("debug_str", [](const SymbolHandle& s) {
         std::ostringstream os;
         s.Print(os);
         return os.str();
-      })
-      .def("is_same_graph", [](const SymbolHandle& a, const SymbolHandle& b) {
-        // same heads (node, index): two Python Symbols over one graph
-        if (a.outputs.size() != b.outputs.size()) return false;
-        for (size_t i = 0; i < a.outputs.size(); ++i) {
-          if (a.outputs[i].node != b.outputs[i].node || a.outputs[i].index != b.outputs[i].index) {
-            return false;
-          }
-        }
-        return true;
       })
       /*!
        * compose(args, kwargs, name): give the symbol its inputs in place (args: SymbolHandles

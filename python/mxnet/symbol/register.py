@@ -62,7 +62,8 @@ def _current_name(name, hint):
     return NameManager._current.value.get(name, hint)
 
 
-def _split_kwargs(kwargs, op_name, func_name):
+def _split_kwargs(kwargs):
+    """(Symbol inputs by name, kwarg keys, kwarg values) of the remaining kwargs."""
     Symbol = _symbol_class()
     sym_kwargs, keys, vals = {}, [], []
     for k, v in kwargs.items():
@@ -108,7 +109,7 @@ def make_symbol_function(op_name, func_name=None, module="mxnet.symbol"):
             kwargs.update(_current_attr(attr))
             name = _current_name(kwargs.pop("name", None), hint)
             kwargs.pop("out", None)
-            sym_kwargs, keys, vals = _split_kwargs(kwargs, op_name, func_name)
+            sym_kwargs, keys, vals = _split_kwargs(kwargs)
             if key_var and key_var not in kwargs:
                 keys.append(key_var)
                 vals.append(len(args) + len(sym_kwargs))
@@ -132,7 +133,7 @@ def make_symbol_function(op_name, func_name=None, module="mxnet.symbol"):
             arrays = {k: kwargs.pop(k) for k in array_names if k in kwargs}
             own = {k: kwargs.pop(k) for k in param_names if k in kwargs}
             kwargs.update(_current_attr(attr))
-            sym_kwargs, keys, vals = _split_kwargs(kwargs, op_name, func_name)
+            sym_kwargs, keys, vals = _split_kwargs(kwargs)
             for k, v in arrays.items():
                 if v is None:
                     continue
