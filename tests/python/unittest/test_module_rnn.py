@@ -4,11 +4,6 @@ import pytest
 
 import mxnet as mx
 
-needs_symbols = pytest.mark.skipif(
-    not hasattr(mx.sym, 'FullyConnected') or not hasattr(mx.sym.Symbol, 'simple_bind'),
-    reason='needs mx.sym operators and Symbol.simple_bind')
-
-
 def test_encode_sentences_builds_and_uses_vocab():
     ids, vocab = mx.rnn.encode_sentences([['a', 'b'], ['b', 'c']], invalid_label=0,
                                          start_label=0)
@@ -43,7 +38,6 @@ def test_bucket_sentence_iter_pads_and_shifts_labels():
     assert all(b.data[0].shape == (b.bucket_key, 2) for b in tn)
 
 
-@needs_symbols
 def test_lstm_unroll_names_match_mxnet():
     cell = mx.rnn.LSTMCell(10, prefix='lstm_')
     inputs = [mx.sym.Variable('t%d_data' % i) for i in range(3)]
@@ -58,7 +52,6 @@ def test_lstm_unroll_names_match_mxnet():
     assert len(states) == 2
 
 
-@needs_symbols
 def test_fused_and_unfused_weights_round_trip():
     fused = mx.rnn.FusedRNNCell(4, num_layers=2, mode='gru', bidirectional=True, prefix='g_')
     stack = fused.unfuse()
@@ -77,7 +70,6 @@ def test_fused_and_unfused_weights_round_trip():
     assert np.array_equal(repacked['g_parameters'].asnumpy(), flat.asnumpy())
 
 
-@needs_symbols
 def test_rnn_checkpoint_round_trip(tmp_path):
     cell = mx.rnn.LSTMCell(3, prefix='l_')
     out, _ = cell.unroll(2, mx.sym.Variable('data'), merge_outputs=True)
@@ -93,7 +85,6 @@ def test_rnn_checkpoint_round_trip(tmp_path):
         assert np.array_equal(arg[k].asnumpy(), v.asnumpy())
 
 
-@needs_symbols
 def test_bucketing_module_trains_lstm_language_model():
     mx.random.seed(1)
     np.random.seed(1)

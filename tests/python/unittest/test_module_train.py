@@ -8,12 +8,6 @@ import pytest
 
 import mxnet as mx
 
-# Module binds through Symbol.simple_bind: until this build's mx.sym has the operators and
-# the executor, there is nothing to run these on.
-pytestmark = pytest.mark.skipif(
-    not hasattr(mx.sym, 'FullyConnected') or not hasattr(mx.sym.Symbol, 'simple_bind'),
-    reason='needs mx.sym operators and Symbol.simple_bind')
-
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures')
 
 
