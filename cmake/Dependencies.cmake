@@ -11,12 +11,23 @@ find_package(dmlc REQUIRED)  # Debian libdmlc-dev
 
 # Options whose code does not exist yet: refuse them rather than link a library nothing uses
 # and report a feature the build lacks (mx.runtime.Features() says what really is built).
-foreach(opt USE_OPENCV USE_DIST_KVSTORE)
+foreach(opt USE_DIST_KVSTORE)
   if(${opt})
     message(FATAL_ERROR "${opt}=ON: this tree has no code for it yet (no ${opt} kernels, "
                         "iterators or transport are written); configure with -D${opt}=OFF")
   endif()
 endforeach()
+
+if(USE_OPENCV)
+  # Debian libopencv-dev: decoding (imgcodecs) and resizing/warping (imgproc). Only the image
+  # sources include its headers.
+  find_package(OpenCV REQUIRED COMPONENTS core imgproc imgcodecs)
+  include_directories(SYSTEM ${OpenCV_INCLUDE_DIRS})
+  list(APPEND MXNET_DEP_LIBS opencv_core opencv_imgproc opencv_imgcodecs)
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENCV=1)
+else()
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_OPENCV=0)
+endif()
 
 if(USE_ONEDNN)
   # Debian libdnnl-dev (oneDNN 2.x, OpenMP runtime). Its CMake config also demands the OpenCL

@@ -354,6 +354,68 @@ MXNET_DLL int MXSymbolGetOutput(SymbolHandle symbol, uint32_t index, SymbolHandl
 /*! \brief One new handle per variable of the graph (in *inputs, thread-local array). */
 MXNET_DLL int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_size);
 /*!
+ * \brief Infer the shapes of sym's arguments, outputs and auxiliary states (c_api_symbolic_infer.cc).
+ * Known shapes: num_args shapes in CSR form (shape i is arg_shape_data[arg_ind_ptr[i] ..
+ * arg_ind_ptr[i+1]]) for the variables named keys[i], or for the first num_args arguments when
+ * keys is NULL. Shapes use MXNet's convention of the moment (0 unknown; -1 under numpy shape
+ * semantics, which the uint32 form cannot express). Results are thread-local arrays; *complete
+ * is 1 when every shape is known. The Partial forms behave the same (an unknown shape is
+ * never an error; MXNet 1.9.1's Partial forms always set *complete to 1, these tell the
+ * truth); Ex takes int dims, Ex64 int64 dims and size_t counts.
+ */
+MXNET_DLL int MXSymbolInferShape(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                 const uint32_t* arg_ind_ptr, const uint32_t* arg_shape_data,
+                                 uint32_t* in_shape_size, const uint32_t** in_shape_ndim,
+                                 const uint32_t*** in_shape_data, uint32_t* out_shape_size,
+                                 const uint32_t** out_shape_ndim,
+                                 const uint32_t*** out_shape_data, uint32_t* aux_shape_size,
+                                 const uint32_t** aux_shape_ndim,
+                                 const uint32_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartial(
+    SymbolHandle sym, uint32_t num_args, const char** keys, const uint32_t* arg_ind_ptr,
+    const uint32_t* arg_shape_data, uint32_t* in_shape_size, const uint32_t** in_shape_ndim,
+    const uint32_t*** in_shape_data, uint32_t* out_shape_size, const uint32_t** out_shape_ndim,
+    const uint32_t*** out_shape_data, uint32_t* aux_shape_size, const uint32_t** aux_shape_ndim,
+    const uint32_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapeEx(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                   const uint32_t* arg_ind_ptr, const int* arg_shape_data,
+                                   uint32_t* in_shape_size, const int** in_shape_ndim,
+                                   const int*** in_shape_data, uint32_t* out_shape_size,
+                                   const int** out_shape_ndim, const int*** out_shape_data,
+                                   uint32_t* aux_shape_size, const int** aux_shape_ndim,
+                                   const int*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartialEx(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                          const uint32_t* arg_ind_ptr, const int* arg_shape_data,
+                                          uint32_t* in_shape_size, const int** in_shape_ndim,
+                                          const int*** in_shape_data, uint32_t* out_shape_size,
+                                          const int** out_shape_ndim, const int*** out_shape_data,
+                                          uint32_t* aux_shape_size, const int** aux_shape_ndim,
+                                          const int*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapeEx64(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                     const int64_t* arg_ind_ptr, const int64_t* arg_shape_data,
+                                     size_t* in_shape_size, const int** in_shape_ndim,
+                                     const int64_t*** in_shape_data, size_t* out_shape_size,
+                                     const int** out_shape_ndim, const int64_t*** out_shape_data,
+                                     size_t* aux_shape_size, const int** aux_shape_ndim,
+                                     const int64_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartialEx64(
+    SymbolHandle sym, uint32_t num_args, const char** keys, const int64_t* arg_ind_ptr,
+    const int64_t* arg_shape_data, size_t* in_shape_size, const int** in_shape_ndim,
+    const int64_t*** in_shape_data, size_t* out_shape_size, const int** out_shape_ndim,
+    const int64_t*** out_shape_data, size_t* aux_shape_size, const int** aux_shape_ndim,
+    const int64_t*** aux_shape_data, int* complete);
+/*! \brief The same for dtype flags (-1 unknown); arg_type_data holds num_args flags. */
+MXNET_DLL int MXSymbolInferType(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                const int* arg_type_data, uint32_t* in_type_size,
+                                const int** in_type_data, uint32_t* out_type_size,
+                                const int** out_type_data, uint32_t* aux_type_size,
+                                const int** aux_type_data, int* complete);
+MXNET_DLL int MXSymbolInferTypePartial(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                       const int* arg_type_data, uint32_t* in_type_size,
+                                       const int** in_type_data, uint32_t* out_type_size,
+                                       const int** out_type_data, uint32_t* aux_type_size,
+                                       const int** aux_type_data, int* complete);
+/*!
  * \brief Give sym its inputs, in place: keys NULL means args are positional, else args[i]
  *  is the input named keys[i]. name (may be NULL) renames the head node; inputs not given
  *  become variables "<name>_<input>".
@@ -598,6 +660,116 @@ MXNET_DLL int MXDataIterGetIndex(DataIterHandle handle, uint64_t** out_index,
 MXNET_DLL int MXDataIterGetPadNum(DataIterHandle handle, int* pad);
 /*! \brief The current batch's label as a new NDArray handle (free with MXNDArrayFree). */
 MXNET_DLL int MXDataIterGetLabel(DataIterHandle handle, NDArrayHandle* out);
+
+/* ------------------------------------------------------------------ KVStore */
+
+/*!
+ * \brief Create a KVStore: "local" (also "local_update_cpu", "local_allreduce_cpu"),
+ *  "device" ("local_allreduce_device"). "nccl" needs a build with NCCL and "dist_*" the
+ *  parameter server, which this build lacks: both fail with a message saying so.
+ */
+MXNET_DLL int MXKVStoreCreate(const char* type, KVStoreHandle* out);
+/*! \brief Gradient compression: keys "type" ("2bit") and "threshold" (> 0, default 0.5). */
+MXNET_DLL int MXKVStoreSetGradientCompression(KVStoreHandle handle, uint32_t num_params,
+                                              const char** keys, const char** vals);
+MXNET_DLL int MXKVStoreFree(KVStoreHandle handle);
+/*! \brief Store a copy of vals[i] under keys[i]; a key is initialized once. */
+MXNET_DLL int MXKVStoreInit(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals);
+MXNET_DLL int MXKVStoreInitEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals);
+/*! \brief Sum the values of each key (a key may repeat, one value per device) into the store,
+ *  through the updater when one is set. Returns at once; the work runs on the engine. */
+MXNET_DLL int MXKVStorePush(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePushEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority);
+/*! \brief Copy each key's value into vals (a key may repeat). ignore_sparse has no effect:
+ *  there is no sparse storage in this build. */
+MXNET_DLL int MXKVStorePullWithSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                                      NDArrayHandle* vals, int priority, bool ignore_sparse);
+MXNET_DLL int MXKVStorePullWithSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                                        NDArrayHandle* vals, int priority, bool ignore_sparse);
+MXNET_DLL int MXKVStorePull(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePullEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority);
+/*! \brief Pull of selected rows of row_sparse values: fails (no sparse storage here). */
+MXNET_DLL int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                                     NDArrayHandle* vals, const NDArrayHandle* row_ids,
+                                     int priority);
+MXNET_DLL int MXKVStorePullRowSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                                       NDArrayHandle* vals, const NDArrayHandle* row_ids,
+                                       int priority);
+/*! \brief Init(vkeys, vals) then Pull(okeys, outs). */
+MXNET_DLL int MXKVStoreBroadcast(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
+                                 mx_uint onum, const int* okeys, NDArrayHandle* vals,
+                                 NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStoreBroadcastEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys,
+                                   mx_uint onum, const char** okeys, NDArrayHandle* vals,
+                                   NDArrayHandle* outs, int priority);
+/*! \brief Push(vkeys, vals) then Pull(okeys, outs). */
+MXNET_DLL int MXKVStorePushPull(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
+                                mx_uint onum, const int* okeys, NDArrayHandle* vals,
+                                NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStorePushPullEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys,
+                                  mx_uint onum, const char** okeys, NDArrayHandle* vals,
+                                  NDArrayHandle* outs, int priority);
+/*!
+ * \brief The function run on the store at each push: local += update(recv). recv and local
+ *  are new handles owned by the callee (free them with MXNDArrayFree); local shares memory
+ *  with the stored value, so writing into it updates the store.
+ */
+typedef void(MXKVStoreUpdater)(int key, NDArrayHandle recv, NDArrayHandle local, void* handle);
+typedef void(MXKVStoreStrUpdater)(const char* key, NDArrayHandle recv, NDArrayHandle local,
+                                  void* handle);
+MXNET_DLL int MXKVStoreSetUpdater(KVStoreHandle handle, MXKVStoreUpdater updater,
+                                  void* updater_handle);
+MXNET_DLL int MXKVStoreSetUpdaterEx(KVStoreHandle handle, MXKVStoreUpdater updater,
+                                    MXKVStoreStrUpdater str_updater, void* updater_handle);
+/*! \brief The type given at creation; the string lives as long as the store. */
+MXNET_DLL int MXKVStoreGetType(KVStoreHandle handle, const char** type);
+/*! \brief Rank of this worker (0) and number of workers (1): one process. */
+MXNET_DLL int MXKVStoreGetRank(KVStoreHandle handle, int* ret);
+MXNET_DLL int MXKVStoreGetGroupSize(KVStoreHandle handle, int* ret);
+/*! \brief Roles: without the parameter server every process is a worker. */
+MXNET_DLL int MXKVStoreIsWorkerNode(int* ret);
+MXNET_DLL int MXKVStoreIsServerNode(int* ret);
+MXNET_DLL int MXKVStoreIsSchedulerNode(int* ret);
+/*! \brief Wait for all workers: returns at once in one process. */
+MXNET_DLL int MXKVStoreBarrier(KVStoreHandle handle);
+MXNET_DLL int MXKVStoreSetBarrierBeforeExit(KVStoreHandle handle, const int barrier_before_exit);
+typedef void(MXKVStoreServerController)(int head, const char* body, void* controller_handle);
+/*! \brief Run the server loop: fails, there is no parameter server in this build. */
+MXNET_DLL int MXKVStoreRunServer(KVStoreHandle handle, MXKVStoreServerController controller,
+                                 void* controller_handle);
+/*! \brief Send a command to the servers: there are none in one process (nothing is sent). */
+MXNET_DLL int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int cmd_id,
+                                             const char* cmd_body);
+/*! \brief Number of dead nodes in the group node_id: 0 in one process. */
+MXNET_DLL int MXKVStoreGetNumDeadNode(KVStoreHandle handle, const int node_id, int* number,
+                                      const int timeout_sec DEFAULT(60));
+/* ---------------------------------------------------------------- RecordIO files */
+
+/*! \brief Open uri for writing RecordIO records (the file is truncated). */
+MXNET_DLL int MXRecordIOWriterCreate(const char* uri, RecordIOHandle* out);
+/*! \brief Flush and close a writer. */
+MXNET_DLL int MXRecordIOWriterFree(RecordIOHandle handle);
+/*! \brief Append one record of size bytes (under 2^29). */
+MXNET_DLL int MXRecordIOWriterWriteRecord(RecordIOHandle handle, const char* buf, size_t size);
+/*! \brief The byte position where the next record will start (what .idx files hold). */
+MXNET_DLL int MXRecordIOWriterTell(RecordIOHandle handle, size_t* pos);
+/*! \brief Open uri for reading RecordIO records; a missing file fails here. */
+MXNET_DLL int MXRecordIOReaderCreate(const char* uri, RecordIOHandle* out);
+/*! \brief Close a reader. */
+MXNET_DLL int MXRecordIOReaderFree(RecordIOHandle handle);
+/*! \brief Read the next record: *buf (valid until the next call on handle) and *size, or
+ *  *buf NULL at the end of the file. A corrupt or truncated record fails naming its position. */
+MXNET_DLL int MXRecordIOReaderReadRecord(RecordIOHandle handle, char const** buf, size_t* size);
+/*! \brief Move to the record starting at byte pos. */
+MXNET_DLL int MXRecordIOReaderSeek(RecordIOHandle handle, size_t pos);
+/*! \brief The byte position of the next record. */
+MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -83,6 +83,14 @@ using FListInputNames = std::function<std::vector<std::string>(const nnvm::NodeA
 using FListOutputNames = std::function<std::vector<std::string>(const nnvm::NodeAttrs&)>;
 /*! \brief Indices of inputs the op also writes (optimizer updates, aux states). */
 using FMutateInputs = std::function<std::vector<uint32_t>(const nnvm::NodeAttrs&)>;
+/*! \brief Indices of inputs the op overwrites although they stay ordinary arguments (unlike
+ *  FMutateInputs, they are not auxiliary states): BatchNorm with fix_gamma=True writes 1 into
+ *  gamma, as MXNet 1.9.1 does. Whoever schedules the op must list these inputs' variables
+ *  among its engine writes, so the write is ordered after earlier readers and before later
+ *  ones: Imperative::Invoke does, and a graph executor must do the same (and must not share
+ *  such an input's memory with another node's output). list_arguments and
+ *  list_auxiliary_states ignore this attribute. */
+using FWriteArguments = std::function<std::vector<uint32_t>(const nnvm::NodeAttrs&)>;
 /*! \brief Called when a symbol is composed (and for old JSON files) on each input that is a
  *  variable, with its input index: sets default attrs such as BatchNorm's moving-mean init. */
 using FSetInputVarAttrOnCompose =

@@ -33,8 +33,11 @@ from . import context
 from . import profiler
 from . import operator
 from . import optimizer
+from . import kvstore
+from . import kvstore as kv
 from . import lr_scheduler
 from . import io
+from . import recordio
 from . import image
 from . import image as img
 from . import gluon
@@ -43,6 +46,8 @@ from . import contrib
 __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray", "autograd",
            "optimizer", "lr_scheduler", "random", "rnd", "runtime", "engine", "util",
            "test_utils", "profiler", "operator", "current_context", "num_gpus", "name",
-           "attribute", "AttrScope", "symbol", "sym", "visualization", "viz", "is_np_shape", "set_np_shape", "np_shape",
+           "attribute", "AttrScope", "symbol", "sym", "visualization", "viz", "is_np_shape", "set_np_shape",
+           "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
-           "registry", "initializer", "init", "metric", "contrib"]
+           "registry", "initializer", "init", "metric", "contrib", "kvstore", "kv",
+           "recordio"]

@@ -571,9 +571,9 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
                            grad_stype_dict=None, dtype=None):
     """Compare autograd gradients of sym with central differences at location.
 
-    sym is a callable taking NDArrays and returning an NDArray (the Symbol form of MXNet
-    1.9 arrives with the Symbol API). location is a list (or dict, in argument order) of
-    numpy arrays or NDArrays. A Symbol is checked through bind (_test_symbolic)."""
+    sym is a Symbol (checked through bind, as MXNet 1.9.1 does: _test_symbolic) or a
+    callable taking NDArrays and returning an NDArray (checked with autograd). location is a
+    list (or dict, in argument order) of numpy arrays or NDArrays."""
     if _symbolic.is_symbolic(sym):
         return _symbolic.check_numeric_gradient(
             sym, location, aux_states, numeric_eps, rtol, atol, grad_nodes, use_forward_train,
@@ -606,8 +606,7 @@ def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=Non
     """Run one computation on several contexts/dtypes and check that outputs and gradients
     agree with the most precise run.
 
-    sym: a Python callable over NDArrays returning an NDArray or a list of them (the Symbol
-    form of MXNet 1.9 needs the Symbol executor and raises MXNetError until it exists).
+    sym: a Python callable over NDArrays returning an NDArray or a list of them.
     ctx_list: dicts {'ctx': Context, name: shape, ..., 'type_dict': {name: dtype}}; the
     callable gets the inputs in the order the names appear. arg_params: initial values by
     name (else normal * scale, or uniform with use_uniform). grad_req 'null' skips

@@ -6,6 +6,7 @@
 namespace mxnet {
 void DefineDLPack(py::module_& m, py::class_<NDArray>& cls);
 void DefineCustomOp(py::module_& m);
+void DefineKVStore(py::module_& m);
 }
 
 namespace mxnet {
@@ -71,4 +72,5 @@ PYBIND11_MODULE(_ffi, m) {
   mxnet::DefineSymbol(m);
   mxnet::DefineExecutor(m);
   mxnet::DefineCustomOp(m);
+  mxnet::DefineKVStore(m);
 }

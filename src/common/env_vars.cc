@@ -156,9 +156,27 @@ const std::vector<VarInfo>& AllVars() {
        "reads it too, with default 45 and at most 45. 0 updates weights one at a time. Read "
        "when the optimizer is created."},
       {"MXNET_UPDATE_ON_KVSTORE", "bool", "1", "",
-       "gluon.Trainer's default for update_on_kvstore when its parameters live on several "
-       "contexts: 1 runs the optimizer once on the combined gradient (in the KVStore), 0 "
-       "updates each context's copy. Read when the Trainer first steps."},
+       "gluon.Trainer's default for update_on_kvstore when it uses a KVStore (parameters on "
+       "several contexts): 1 runs the optimizer in the KVStore on the summed gradient and "
+       "pulls the new weights, 0 pulls the summed gradient and updates each context's copy. "
+       "With kvstore='local' and a parameter above 16M elements it becomes 0, as in MXNet. "
+       "Read when the Trainer first steps."},
+      // ---- KVStore ----
+      {"MXNET_KVSTORE_REDUCTION_NTHREADS", "int", "4", "",
+       "Threads that sum the arrays pushed to a 'local' or 'device' KVStore from several "
+       "contexts, for arrays of at least MXNET_KVSTORE_BIGARRAY_BOUND elements (smaller ones "
+       "are summed by one thread). Read when the store is created."},
+      {"MXNET_KVSTORE_BIGARRAY_BOUND", "int", "1000000", "",
+       "Arrays with at least this many elements are summed by MXNET_KVSTORE_REDUCTION_NTHREADS "
+       "threads in chunks of min(this, 4096) elements. (MXNet also uses it to shard big "
+       "arrays over parameter servers; there are none in this build.) Read when the store is "
+       "created."},
+      {"MXNET_KVSTORE_USETREE", "bool", "0", "",
+       "MXNet: tree reduction over GPUs for the 'device' KVStore. Read when a 'device' store "
+       "is created; this build has no GPU tree reduction, so it has no effect."},
+      {"MXNET_ENABLE_GPU_P2P", "bool", "1", "",
+       "MXNet: let the 'device' KVStore enable peer access between GPUs. Read when a 'device' "
+       "store is created; this build sums on the CPU, so it has no effect."},
       {"MXNET_ENABLE_CYTHON", "bool", "1", "",
        "MXNet 1.9 chose between its Cython and ctypes bindings with this. This package has one "
        "binding, the compiled pybind11 extension mxnet._ffi, which is always used; the ctypes "

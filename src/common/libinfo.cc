@@ -68,8 +68,8 @@ namespace mxnet {
 
 // MXNet 1.9.1's keys in its order (include/mxnet/libinfo.h there), each saying what this
 // library really contains; ONEDNN (MXNet 2's name for MKLDNN) is appended. A feature whose
-// code does not exist here is false; CMake refuses to configure USE_OPENCV or
-// USE_DIST_KVSTORE until it does.
+// code does not exist here is false; CMake refuses to configure USE_DIST_KVSTORE until it
+// does.
 const std::vector<LibFeatureInfo>& LibFeatures() {
   static const std::vector<LibFeatureInfo> features = {
       {"CUDA", MXNET_USE_CUDA},
@@ -95,7 +95,7 @@ const std::vector<LibFeatureInfo>& LibFeatures() {
       {"BLAS_APPLE", false},
       {"LAPACK", MXNET_USE_BLAS_OPEN},  // OpenBLAS carries LAPACK
       {"MKLDNN", MXNET_USE_ONEDNN},
-      {"OPENCV", false},
+      {"OPENCV", MXNET_USE_OPENCV},
       {"CAFFE", false},
       {"PROFILER", true},
       {"DIST_KVSTORE", false},

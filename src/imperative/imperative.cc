@@ -124,6 +124,8 @@ struct OpAttrMaps {
   const nnvm::OpMap<FResourceRequest>& resources =
       nnvm::Op::GetAttr<FResourceRequest>("FResourceRequest");
   const nnvm::OpMap<FMutateInputs>& mutate = nnvm::Op::GetAttr<FMutateInputs>("FMutateInputs");
+  const nnvm::OpMap<FWriteArguments>& write_args =
+      nnvm::Op::GetAttr<FWriteArguments>("FWriteArguments");
 };
 
 const OpAttrMaps& Maps() {
@@ -366,6 +368,9 @@ void Imperative::Invoke(const Context& default_ctx,
   for (const NDArray& o : *outputs) writes.push_back(o.var());
   if (maps.mutate.contains(op)) {
     for (uint32_t idx : maps.mutate[op](attrs)) writes.push_back(inputs.at(idx)->var());
+  }
+  if (maps.write_args.contains(op)) {
+    for (uint32_t idx : maps.write_args[op](attrs)) writes.push_back(inputs.at(idx)->var());
   }
   OpContext opctx;
   if (maps.resources.contains(op)) {

@@ -207,4 +207,57 @@ TEST(SymbolCApi, bad_input_fails_with_a_message) {
   MXSymbolFree(x);
 }
 
+TEST(SymbolCApi, infer_shape_and_type_fill_arguments_outputs_and_aux) {
+  SymbolHandle net = BuildNet();  // data -> fc1(4) -> bn
+  const char* keys[] = {"data"};
+  const uint32_t ind[] = {0, 2};
+  const uint32_t dims[] = {3, 7};
+  uint32_t n_in = 0, n_out = 0, n_aux = 0;
+  const uint32_t *in_ndim = nullptr, *out_ndim = nullptr, *aux_ndim = nullptr;
+  const uint32_t **in_data = nullptr, **out_data = nullptr, **aux_data = nullptr;
+  int complete = 0;
+  ASSERT_EQ(MXSymbolInferShape(net, 1, keys, ind, dims, &n_in, &in_ndim, &in_data, &n_out,
+                               &out_ndim, &out_data, &n_aux, &aux_ndim, &aux_data, &complete),
+            0)
+      << MXGetLastError();
+  EXPECT_EQ(complete, 1);
+  ASSERT_EQ(n_in, 5u);  // data, fc1_weight, fc1_bias, bn_gamma, bn_beta
+  ASSERT_EQ(in_ndim[1], 2u);
+  EXPECT_EQ(in_data[1][0], 4u);
+  EXPECT_EQ(in_data[1][1], 7u);
+  ASSERT_EQ(n_out, 1u);
+  EXPECT_EQ(out_data[0][0], 3u);
+  EXPECT_EQ(out_data[0][1], 4u);
+  ASSERT_EQ(n_aux, 2u);
+  EXPECT_EQ(aux_ndim[0], 1u);
+  EXPECT_EQ(aux_data[0][0], 4u);
+
+  // nothing known: not an error, complete = 0 and unknown shapes come back as ()
+  ASSERT_EQ(MXSymbolInferShapePartial(net, 0, nullptr, ind, dims, &n_in, &in_ndim, &in_data,
+                                      &n_out, &out_ndim, &out_data, &n_aux, &aux_ndim,
+                                      &aux_data, &complete),
+            0);
+  EXPECT_EQ(complete, 0);
+  EXPECT_EQ(in_ndim[0], 0u);
+
+  const char* bad_keys[] = {"no_such_input"};
+  EXPECT_EQ(MXSymbolInferShape(net, 1, bad_keys, ind, dims, &n_in, &in_ndim, &in_data, &n_out,
+                               &out_ndim, &out_data, &n_aux, &aux_ndim, &aux_data, &complete),
+            -1);
+  EXPECT_NE(std::string(MXGetLastError()).find("no_such_input"), std::string::npos);
+
+  const int types[] = {0};  // float32
+  uint32_t t_in = 0, t_out = 0, t_aux = 0;
+  const int *tin = nullptr, *tout = nullptr, *taux = nullptr;
+  ASSERT_EQ(MXSymbolInferType(net, 1, keys, types, &t_in, &tin, &t_out, &tout, &t_aux, &taux,
+                              &complete),
+            0)
+      << MXGetLastError();
+  EXPECT_EQ(complete, 1);
+  ASSERT_EQ(t_out, 1u);
+  EXPECT_EQ(tout[0], 0);
+  EXPECT_EQ(t_aux, 2u);
+  MXSymbolFree(net);
+}
+
 }  // namespace

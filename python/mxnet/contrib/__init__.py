@@ -2,3 +2,5 @@
 from . import ndarray  # noqa: F401
 from . import ndarray as nd  # noqa: F401
 from . import autograd  # noqa: F401
+from . import text  # noqa: F401
+from . import io  # noqa: F401

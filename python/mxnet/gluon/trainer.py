@@ -1,31 +1,55 @@
 """Trainer: applies an Optimizer to a set of Parameters after each backward pass.
 
-Gradients of parameters kept on several contexts are summed across them before the update
-(what MXNet's local/device KVStore does), so every copy gets the same new value; the
-distributed KVStore plugs in here once it exists.
+Parameters on several contexts go through a KVStore (MXNet 1.9.1's rules): gradients are
+summed across contexts by pushpull; with update_on_kvstore the optimizer runs in the store and
+the new weights are pulled back, else each context's copy is updated with the summed gradient.
 """
 import os
 
-from .. import ndarray
+import numpy as np
+
 from .. import optimizer as opt
+from .. import kvstore as kvs
 from ..base import InvalidConfigError
 from .parameter import Parameter, ParameterDict
 
 __all__ = ['Trainer']
 
 
-def _kvstore_type(kvstore):
-    if kvstore is None or isinstance(kvstore, str):
-        return kvstore
-    return getattr(kvstore, 'type', str(kvstore))
+def _create_kvstore(kvstore, num_device, arg_params):
+    """(kvstore, update_on_kvstore) for a kvstore name, a KVStoreBase or None, as MXNet's
+    model._create_kvstore: no store for one device in one process; 'local' turns
+    update_on_kvstore off when a parameter exceeds 16M elements."""
+    update_on_kvstore = bool(int(os.getenv('MXNET_UPDATE_ON_KVSTORE', "1")))
+    if kvstore is None:
+        kv = None
+    elif isinstance(kvstore, kvs.KVStoreBase):
+        kv = kvstore
+    elif isinstance(kvstore, str):
+        if num_device == 1 and 'dist' not in kvstore:
+            kv = None
+        else:
+            kv = kvs.create(kvstore)
+            if kvstore == 'local':
+                max_size = max(int(np.prod(param.shape)) for param in arg_params.values())
+                if max_size > 1024 * 1024 * 16:
+                    update_on_kvstore = False
+    else:
+        raise TypeError('kvstore must be KVStore, str or None')
+    if kv is None:
+        update_on_kvstore = False
+    else:
+        update_on_kvstore &= kv.is_capable(kvs.KVStoreBase.OPTIMIZER)
+    return kv, update_on_kvstore
 
 
 class Trainer(object):
     """Updates `params` with `optimizer` (a name with `optimizer_params`, or an Optimizer).
 
-    `kvstore` ('device', 'local', None, ...) says how gradients of multi-context
-    parameters are combined; `compression_params` and `update_on_kvstore` are accepted
-    with MXNet 1.9's meaning and take effect with a distributed KVStore.
+    `kvstore` ('device', 'local', a KVStore, or None) sums the gradients of parameters
+    kept on several contexts; `compression_params` ({'type': '2bit', 'threshold': t}) is
+    handed to the store's set_gradient_compression; `update_on_kvstore` (default: the
+    MXNET_UPDATE_ON_KVSTORE variable) runs the optimizer in the store.
     """
 
     def __init__(self, params, optimizer, optimizer_params=None, kvstore='device',
@@ -48,15 +72,11 @@ class Trainer(object):
         self._contexts = self._check_contexts()
         self._init_optimizer(optimizer, optimizer_params or {})
         self._scale = self._optimizer.rescale_grad
-        if kvstore is not None and _kvstore_type(kvstore) not in ('local', 'device'):
-            raise InvalidConfigError(
-                "Trainer: kvstore %r needs the KVStore, which this version does not have yet; "
-                "use 'device', 'local' or None" % _kvstore_type(kvstore))
         self._kvstore_params = {'kvstore': kvstore, 'update_on_kvstore': update_on_kvstore}
         self._kv_initialized = False
         self._kvstore = None
         self._update_on_kvstore = None
-        self._distributed = False
+        self._distributed = None
         self._params_to_init = []
         self._reset_kvstore()
 
@@ -85,32 +105,59 @@ class Trainer(object):
         self._updaters = [opt.get_updater(self._optimizer) for _ in self._contexts or [None]]
 
     def _reset_kvstore(self):
+        """Forget the store; it is made again (and the parameters pushed) at the next step."""
+        if self._kvstore and 'dist' in self._kvstore.type:
+            raise RuntimeError("Cannot reset distributed KVStore.")
         self._kv_initialized = False
         self._kvstore = None
+        self._distributed = None
         self._update_on_kvstore = None
         self._params_to_init = list(self._params)
 
     def _init_kvstore(self):
-        """Decides how gradients are combined: summed across contexts when the parameters
-        live on several and a kvstore was asked for."""
+        """Create the store and decide update_on_kvstore (MXNet 1.9.1's rules for dense
+        weights and gradients)."""
         config = self._kvstore_params
-        if config['kvstore'] and self._contexts and len(self._contexts) > 1:
-            self._kvstore = _kvstore_type(config['kvstore'])
-            default = bool(int(os.environ.get('MXNET_UPDATE_ON_KVSTORE', '1')))
-            self._update_on_kvstore = default if config['update_on_kvstore'] is None \
-                else config['update_on_kvstore']
+        kvstore, update_on_kvstore = _create_kvstore(
+            config['kvstore'], len(self._contexts or []),
+            {param.name: param for param in self._params})
+        self._distributed = 'dist' in kvstore.type if kvstore else False
+        if self._distributed and 'async' in kvstore.type:
+            update_on_kvstore = True
+            if config['update_on_kvstore'] is False:
+                raise ValueError("Please set update_on_kvstore=True "
+                                 "when training in async mode.")
+        if config['update_on_kvstore'] is not None:
+            update_on_kvstore = config['update_on_kvstore']
+        if update_on_kvstore and not kvstore.is_capable('optimizer'):
+            if config['update_on_kvstore']:
+                raise ValueError("Please set update_on_kvstore=False "
+                                 "when training with {}".format(type(kvstore)))
+            update_on_kvstore = False
+        if kvstore:
+            if self._compression_params:
+                kvstore.set_gradient_compression(self._compression_params)
+            if update_on_kvstore:
+                kvstore.set_optimizer(self._optimizer)
+            self._kvstore = kvstore
+            self._update_on_kvstore = update_on_kvstore
+        else:
+            self._kvstore = None
+            self._update_on_kvstore = None
         self._kv_initialized = True
 
     def _init_params(self):
-        """Parameters initialized after the trainer was made: copies made equal."""
+        """Put parameters initialized since the store was made into it; every context's copy
+        gets the first one's value. Deferred ones wait for their first forward."""
         pending = []
-        for param in self._params_to_init:
-            if param._deferred_init:
-                pending.append(param)
-            elif self._kvstore:
-                copies = param.list_data()
-                for copy in copies[1:]:
-                    copies[0].copyto(copy)
+        if self._kvstore:
+            for param in self._params_to_init:
+                if param._deferred_init:
+                    pending.append(param)
+                else:
+                    arrays = param.list_data()
+                    idx = self._param2idx[param.name]
+                    self._kvstore.broadcast(idx, arrays[0], arrays)
         self._params_to_init = pending
 
     def _prepare(self):
@@ -132,6 +179,13 @@ class Trainer(object):
         self._optimizer.set_learning_rate(lr)
 
     def _check_and_rescale_grad(self, scale):
+        if self._update_on_kvstore and self._distributed and self._kv_initialized:
+            if self._optimizer.rescale_grad != scale:
+                raise UserWarning('Possible change in the `batch_size` from previous '
+                                  '`step` detected. Optimizer gradient normalizing '
+                                  'factor will not change w.r.t new batch_size when '
+                                  'update_on_kvstore=True and when distributed kvstore '
+                                  'is used.')
         self._optimizer.rescale_grad = scale
 
     def step(self, batch_size, ignore_stale_grad=False):
@@ -143,26 +197,37 @@ class Trainer(object):
         self._update(ignore_stale_grad)
 
     def allreduce_grads(self):
-        """Combines the gradients across contexts without updating (for `update`)."""
+        """Sums the gradients across contexts without updating (for `update`); not
+        available when the optimizer runs in the KVStore (update_on_kvstore)."""
         self._prepare()
+        assert not (self._kvstore and self._update_on_kvstore), \
+            'allreduce_grads() when parameters are updated on kvstore ' \
+            'is not supported. Try setting `update_on_kvstore` ' \
+            'to False when creating trainer.'
         self._allreduce_grads()
 
     def _allreduce_grads(self):
         if not self._kvstore:
             return
-        for param in self._params:
+        for i, param in enumerate(self._params):
             if param.grad_req == 'null':
                 continue
-            grads = param.list_grad()
-            if len(grads) < 2:
-                continue
-            total = ndarray.add_n(*[g.as_in_context(grads[0].context) for g in grads])
-            for g in grads:
-                total.copyto(g)
+            # update_on_kvstore: push gradients, pull the updated weights; else the summed
+            # gradient comes back into every context's gradient.
+            if self._update_on_kvstore:
+                self._kvstore.pushpull(i, param.list_grad(), out=param.list_data(), priority=-i)
+            else:
+                self._kvstore.pushpull(i, param.list_grad(), priority=-i)
 
     def update(self, batch_size, ignore_stale_grad=False):
-        """Applies the optimizer to the current gradients (after `allreduce_grads`)."""
+        """Applies the optimizer to the current gradients (after `allreduce_grads`); not
+        available when the optimizer runs in the KVStore (update_on_kvstore)."""
         self._prepare()
+        assert not (self._kvstore and self._update_on_kvstore), \
+            'update() when parameters are updated on kvstore ' \
+            'is not supported. Try setting `update_on_kvstore` ' \
+            'to False when creating trainer.'
+
         self._check_and_rescale_grad(self._scale / batch_size)
         self._update(ignore_stale_grad)
 
@@ -185,28 +250,42 @@ class Trainer(object):
                             "with ignore_stale_grad=True to suppress this warning and skip "
                             "updating of Parameters with stale gradient"
                             % (param.name, str(data.context)))
+            if self._kvstore and self._update_on_kvstore:
+                continue
             for pending, arr, grad in zip(updates, param.list_data(), param.list_grad()):
                 if not ignore_stale_grad or arr._fresh_grad:
                     pending.append((i, grad, arr))
                     arr._fresh_grad = False
+        if self._kvstore and self._update_on_kvstore:
+            return
         for updater, pending in zip(self._updaters, updates):
             if pending:
                 indices, grads, weights = zip(*pending)
                 updater(list(indices), list(grads), list(weights))
 
     def save_states(self, fname):
-        """Writes the optimizer and its states (momentum etc.) to `fname`."""
+        """Writes the optimizer and its states (momentum etc.) to `fname` (from the KVStore
+        when the optimizer runs there)."""
         self._prepare()
-        with open(fname, 'wb') as fout:
-            fout.write(self._updaters[0].get_states(dump_optimizer=True))
+        if self._update_on_kvstore:
+            assert not self._params_to_init, "Cannot save trainer states when some " \
+                                             "parameters are not yet initialized in kvstore."
+            self._kvstore.save_optimizer_states(fname, dump_optimizer=True)
+        else:
+            with open(fname, 'wb') as fout:
+                fout.write(self._updaters[0].get_states(dump_optimizer=True))
 
     def load_states(self, fname):
-        """Restores what `save_states` wrote, on every context."""
+        """Restores what `save_states` wrote, on every context (or in the KVStore)."""
         self._prepare()
-        with open(fname, 'rb') as fin:
-            states = fin.read()
-        for updater in self._updaters:
-            updater.set_states(states)
-            updater.optimizer = self._updaters[0].optimizer
-        self._optimizer = self._updaters[0].optimizer
+        if self._update_on_kvstore:
+            self._kvstore.load_optimizer_states(fname)
+            self._optimizer = self._kvstore._updater.optimizer
+        else:
+            with open(fname, 'rb') as fin:
+                states = fin.read()
+            for updater in self._updaters:
+                updater.set_states(states)
+                updater.optimizer = self._updaters[0].optimizer
+            self._optimizer = self._updaters[0].optimizer
         self._optimizer.param_dict = {i: param for i, param in enumerate(self._params)}

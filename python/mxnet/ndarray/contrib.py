@@ -8,10 +8,11 @@ import numpy as _np
 
 from ..context import current_context
 from . import ndarray as _nd
+from .control_flow import foreach, while_loop, cond  # noqa: F401
 
 __all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "adamw_update", "mp_adamw_update",
            "multi_adamw_update", "multi_mp_adamw_update", "multi_lamb_update",
-           "multi_mp_lamb_update"]
+           "multi_mp_lamb_update", "foreach", "while_loop", "cond"]
 
 
 def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):

@@ -3,6 +3,7 @@
 #include "operator/nn/batch_norm_op.h"
 #include "operator/nn/onednn/onednn_batch_norm.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -179,6 +180,19 @@ void BatchNormBackwardPlain(const BatchNormParam& p, bool is_train, const std::v
   });
 }
 
+void BatchNormFixGamma(const BatchNormParam& p, const TBlob& gamma) {
+  if (!p.fix_gamma) return;
+  MXNET_REAL_TYPE_SWITCH(gamma.type_flag_, PType, {
+    PType* g = gamma.dptr<PType>();
+    std::fill(g, g + gamma.Size(), PType(1));
+  });
+}
+
+std::vector<uint32_t> BatchNormWrittenArguments(const NodeAttrs& attrs) {
+  if (!Param<BatchNormParam>(attrs).fix_gamma) return {};
+  return {batchnorm::kGamma};
+}
+
 namespace {
 
 bool BatchNormShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
@@ -219,6 +233,7 @@ bool BatchNormType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int
 void BatchNormCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  BatchNormFixGamma(p, in[batchnorm::kGamma]);
   if (BatchNormUsesOneDNN(p, in[batchnorm::kData], req[batchnorm::kOut])) {
     return BatchNormForwardOneDNN(p, ctx.is_train, in, req, out);
   }
@@ -335,6 +350,7 @@ then set ``gamma`` to 1 and its gradient to 0.
     .set_attr<FMutateInputs>("FMutateInputs", [](const NodeAttrs&) {
       return std::vector<uint32_t>{batchnorm::kMovingMean, batchnorm::kMovingVar};
     })
+    .set_attr<FWriteArguments>("FWriteArguments", BatchNormWrittenArguments)
     .set_attr<FSetInputVarAttrOnCompose>("FSetInputVarAttrOnCompose", MovingStatsInitOnCompose)
     .set_attr<FInferShape>("FInferShape", BatchNormShape)
     .set_attr<FInferType>("FInferType", BatchNormType)

@@ -76,6 +76,13 @@ inline void FoldBatchStats(const BatchNormParam& p, double mean, double invstd, 
   *moving_var = PType(static_cast<double>(*moving_var) * mom + var * (1 - mom));
 }
 
+/*! \brief With fix_gamma, writes 1 into every element of gamma, as MXNet 1.9.1's forward
+ *  does (its backward then reads gamma as 1 too). The ops that call this declare gamma in
+ *  FWriteArguments (BatchNormWrittenArguments), so the engine orders the write. */
+void BatchNormFixGamma(const BatchNormParam& p, const TBlob& gamma);
+/*! \brief FWriteArguments of the batch norms: {gamma} with fix_gamma, else none. */
+std::vector<uint32_t> BatchNormWrittenArguments(const NodeAttrs& attrs);
+
 /*! \brief Plain CPU forward. outputs: out, the mean used and the inverse std used (batch
  *  statistics when training without use_global_stats, else the moving ones). */
 void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,

@@ -103,6 +103,7 @@ void VariantForward(const VariantKind& kind, const NodeAttrs& attrs, const OpCon
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   CHECK(!kind.relu || req[batchnorm::kOut] != kAddTo)
       << "Operator " << attrs.op->name << ": adding to the output (req 'add') is not supported";
+  BatchNormFixGamma(p, in[batchnorm::kGamma]);
   BatchNormForwardPlain(p, ctx.is_train, in, req, out);
   if (kind.var_output && req[batchnorm::kInvStd] == kWriteTo) {
     InvStdToVar(out[batchnorm::kInvStd], out[batchnorm::kInvStd], p.eps);
@@ -125,6 +126,8 @@ void VariantBackward(const VariantKind& kind, const NodeAttrs& attrs, const OpCo
                      const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                      const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  // MXNet 1.9.1's legacy BatchNorm_v1 and SyncBatchNorm set gamma to 1 in backward as well.
+  if (kind.var_output) BatchNormFixGamma(p, in[batchnorm::kBwGamma]);
   std::vector<TBlob> bn_in(in.begin(), in.begin() + batchnorm::kBwInvStd + 1);
   std::vector<uint8_t> invstd_buf, ograd_buf;
   if (kind.var_output) {
@@ -200,6 +203,7 @@ void RegisterVariant(const VariantDecl& d) {
       .set_attr<FMutateInputs>("FMutateInputs", [](const NodeAttrs&) {
         return std::vector<uint32_t>{batchnorm::kMovingMean, batchnorm::kMovingVar};
       })
+      .set_attr<FWriteArguments>("FWriteArguments", BatchNormWrittenArguments)
       .set_attr<FSetInputVarAttrOnCompose>("FSetInputVarAttrOnCompose",
                                            MovingStatsInitOnCompose)
       .set_attr<FInferShape>("FInferShape", Delegate<FInferShape>("BatchNorm", "FInferShape"))
@@ -226,6 +230,11 @@ void RegisterVariant(const VariantDecl& d) {
       .set_attr<FMutateInputs>("FMutateInputs", [](const NodeAttrs&) {
         return std::vector<uint32_t>{batchnorm::kBwMovingMean, batchnorm::kBwMovingVar};
       })
+      .set_attr<FWriteArguments>("FWriteArguments",
+                                 [kind](const NodeAttrs& attrs) -> std::vector<uint32_t> {
+                                   if (!kind.var_output) return {};
+                                   return BatchNormWrittenArguments(attrs);  // kBwGamma == kGamma
+                                 })
       .set_attr<FInferShape>("FInferShape",
                              Delegate<FInferShape>("_backward_BatchNorm", "FInferShape"))
       .set_attr<FInferType>("FInferType",

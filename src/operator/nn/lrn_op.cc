@@ -1,10 +1,12 @@
 // LRN: local response normalization across channels,
 // out = x * (knorm + alpha / nsize * sum of x^2 over nearby channels)^-beta; the scale inside
 // the power is a hidden second output the gradient reuses.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "operator/nn/nn_common.h"
+#include "operator/nn/onednn/onednn_lrn.h"
 
 namespace mxnet {
 namespace op {
@@ -99,16 +101,64 @@ void LRNBackwardImpl(const LRNParam& p, const std::vector<TBlob>& in, OpReqType 
   });
 }
 
-void LRNForward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+/*! \brief The hidden tmp_norm output alone, as LRNForwardImpl computes it (same sums in the
+ *  same order), a channel row at a time: beside a oneDNN forward, which keeps
+ *  its own scales, this keeps the plain backward usable on what the forward left. */
+void LRNScaleRows(const LRNParam& p, const TBlob& data, OpReqType req, const TBlob& scale_blob) {
+  if (req == kNullOp) return;
+  using A = AccType<float>::type;
+  const LRNWindow w(p, data.shape_);
+  const float* x = data.dptr<float>();
+  float* scale = scale_blob.dptr<float>();
+  const index_t rows = static_cast<index_t>(data.shape_[0]) * w.channels;
+  const A coef = A(p.alpha) / A(p.nsize), knorm = A(p.knorm);
+  const auto row = [&](index_t r) {
+    const index_t c = r % w.channels;
+    const float* plane = x + (r - c) * w.spatial;
+    float* dst = scale + r * w.spatial;
+    const index_t lo = w.lo(c), hi = w.hi(c);
+    if (req == kAddTo) {
+      for (index_t s = 0; s < w.spatial; ++s) {
+        A sq = 0;
+        for (index_t k = lo; k <= hi; ++k) {
+          const A v = A(plane[k * w.spatial + s]);
+          sq += v * v;
+        }
+        dst[s] += float(knorm + coef * sq);
+      }
+      return;
+    }
+    // The window's squares summed into dst channel by channel (vectorised over the row).
+    std::fill(dst, dst + w.spatial, 0.0f);
+    for (index_t k = lo; k <= hi; ++k) {
+      const float* src = plane + k * w.spatial;
+      for (index_t s = 0; s < w.spatial; ++s) dst[s] += src[s] * src[s];
+    }
+    for (index_t s = 0; s < w.spatial; ++s) dst[s] = float(knorm + coef * dst[s]);
+  };
+  LoopMaybeParallel(rows * w.spatial >= 32768, rows, row);
+}
+
+LRNArgs OneDNNArgs(const LRNParam& p) { return {p.alpha, p.beta, p.knorm, p.nsize}; }
+
+void LRNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const LRNParam& p = Param<LRNParam>(attrs);
+  if (LRNUsesOneDNN(in[0])) {
+    LRNForwardOneDNN(OneDNNArgs(p), ctx, in[0], out[0], req[0]);
+    LRNScaleRows(p, in[0], req[1], out[1]);
+    return;
+  }
   MXNET_REAL_TYPE_SWITCH(in[0].type_flag_, DType, { LRNForwardImpl<DType>(p, in[0], req, out); });
 }
 
-void LRNBackward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+void LRNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   const LRNParam& p = Param<LRNParam>(attrs);
+  if (LRNUsesOneDNN(in[1])) {
+    return LRNBackwardOneDNN(OneDNNArgs(p), ctx, in[0], in[1], out[0], req[0]);
+  }
   MXNET_REAL_TYPE_SWITCH(in[1].type_flag_, DType, {
     LRNBackwardImpl<DType>(p, in, req[0], out[0]);
   });
@@ -120,7 +170,8 @@ const bool registered [[maybe_unused]] = [] {
 For data (batch, channel, ...), each element is divided by
 ``(knorm + alpha / nsize * sum(x[:, c'] ** 2)) ** beta``, the sum running over the channels
 c' within (nsize - 1) / 2 of its own channel.
-)doc", "Input data to LRN", "tmp_norm", LRNShape, LRNForward, LRNBackward});
+)doc", "Input data to LRN", "tmp_norm", LRNShape, LRNForward, LRNBackward,
+                               /*temp_space=*/true});
   return true;
 }();
 

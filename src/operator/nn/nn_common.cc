@@ -51,6 +51,7 @@ void RegisterStatLayerOps(const StatLayerDecl& decl, std::function<void(NodeAttr
   op.set_attr<FInferShape>("FInferShape", decl.shape);
   op.set_attr<FInferType>("FInferType", FloatElemwiseType);
   op.set_attr<FCompute>("FCompute<cpu>", decl.forward);
+  if (decl.temp_space) op.set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest);
   op.set_attr<FGradient>("FGradient", [backward_name](const ObjectPtr& n,
                                                       const std::vector<NodeEntry>& og) {
     return std::vector<NodeEntry>{MakeNode(backward_name.c_str(), GradName(n),
@@ -75,6 +76,7 @@ void RegisterStatLayerOps(const StatLayerDecl& decl, std::function<void(NodeAttr
   });
   bw.set_attr<FInferType>("FInferType", FloatElemwiseType);
   bw.set_attr<FCompute>("FCompute<cpu>", decl.backward);
+  if (decl.temp_space) bw.set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest);
 }
 
 }  // namespace op

@@ -33,6 +33,7 @@ struct StatLayerDecl {
   FInferShape shape;      // data -> (output, stat)
   FCompute forward;       // data -> (output, stat)
   FCompute backward;      // (ograd, data, stat) -> data gradient
+  bool temp_space = false;  // both ops request kTempSpace (OpContext::RequestTempSpace)
 };
 
 /*! \brief Registers decl.name and _backward_<name> with the arguments of PType. */

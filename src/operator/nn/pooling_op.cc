@@ -366,7 +366,9 @@ void PoolingCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const PoolGeometry g(attrs.op->name.c_str(), p, in[0].shape_);
-  if (PoolUsesOneDNN(p, g, in[0].type_flag_)) {
+  if (PoolTiledMaxApplies(p, g, in[0].type_flag_)) {
+    PoolTiledMaxForward(g, in[0], out[0], req[0]);
+  } else if (PoolUsesOneDNN(p, g, in[0].type_flag_)) {
     PoolForwardOneDNN(p, g, ctx, in[0], out[0], req[0]);
   } else {
     PoolingForwardPlain(p, g, in[0], out[0], req[0]);
@@ -385,7 +387,9 @@ void PoolingBackwardCompute(const NodeAttrs& attrs, const OpContext& ctx,
                             const std::vector<TBlob>& out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const PoolGeometry g(attrs.op->name.c_str(), p, in[1].shape_);
-  if (PoolUsesOneDNN(p, g, in[1].type_flag_)) {
+  if (PoolTiledMaxApplies(p, g, in[1].type_flag_)) {
+    PoolTiledMaxBackward(g, in[0], in[1], out[0], req[0]);
+  } else if (PoolUsesOneDNN(p, g, in[1].type_flag_)) {
     PoolBackwardOneDNN(p, g, ctx, in[0], in[1], out[0], req[0]);
   } else {
     PoolingBackwardPlain(p, g, in[0], in[1], in[2], out[0], req[0]);

@@ -94,6 +94,15 @@ void PoolingBackwardPlain(const PoolingParam& p, const PoolGeometry& g, const TB
                           const TBlob& data, const TBlob& out, const TBlob& data_grad,
                           OpReqType req);
 
+/*! \brief Max pooling whose 2-D channel-first windows neither overlap nor reach padding
+ *  (stride == kernel, pad 0), float32 or float64: pooling_tiled.cc's single-pass kernels. */
+bool PoolTiledMaxApplies(const PoolingParam& p, const PoolGeometry& g, int dtype);
+void PoolTiledMaxForward(const PoolGeometry& g, const TBlob& data, const TBlob& out,
+                         OpReqType req);
+/*! \brief The data gradient: each window's output gradient to its first maximum. */
+void PoolTiledMaxBackward(const PoolGeometry& g, const TBlob& out_grad, const TBlob& data,
+                          const TBlob& data_grad, OpReqType req);
+
 }  // namespace op
 }  // namespace mxnet
 

@@ -1,5 +1,5 @@
-// Forward and backward of one RNN layer-direction on the CPU: GEMMs through linalg (OpenBLAS),
-// gate math fused into one pass over each step's rows.
+// Forward and backward of one RNN layer-direction on the CPU: GEMMs on oneDNN's sgemm (float32)
+// or linalg (OpenBLAS), gate math fused into one pass over each step's rows.
 #include "operator/nn/rnn_kernels.h"
 
 #include <algorithm>
@@ -7,6 +7,10 @@
 #include <cstring>
 #include <type_traits>
 #include <utility>
+
+#if MXNET_USE_OPENMP
+#include <omp.h>
+#endif
 
 #include "operator/nn/onednn/onednn_rnn.h"
 #include "operator/tensor/elemwise_unary_functors.h"
@@ -61,8 +65,9 @@ inline bool Active(const StepOptions& o, index_t n, index_t t) {
   return o.seq_len == nullptr || t < o.seq_len[n];
 }
 
-// The per-step row loops stay on one thread: the GEMMs between them run on OpenBLAS's
-// threads, and OpenMP workers spinning after a parallel region would take their cores.
+// The per-step row loops take a row range [n0, n1): RowSplit gives each OpenMP thread its
+// own rows for all steps when the products run on oneDNN; otherwise one thread runs all rows
+// and the GEMMs between the loops go parallel themselves.
 
 /*! \brief Step s of a direction: the time it reads, the state slot it reads and the one it
  *  writes (see RNNReserveLayout). */
@@ -125,9 +130,10 @@ MXNET_RNN_INLINE void LstmRow(index_t H, const StepOptions& opt, DType* gr, cons
 
 template <typename DType>
 MXNET_RNN_INLINE void LstmStepT(const RNNDims& d, const StepOptions& opt, index_t t, DType* gt,
-                                const DType* cp, DType* cn, const DType* hp, DType* hout) {
+                                const DType* cp, DType* cn, const DType* hp, DType* hout,
+                                index_t n0, index_t n1) {
   const index_t H = d.H, GH = d.GH();
-  for (index_t n = 0; n < d.N; ++n) {
+  for (index_t n = n0; n < n1; ++n) {
     if (!Active(opt, n, t)) {
       CopyRow(cn + n * H, cp + n * H, H);
       if (!d.proj) CopyRow(hout + n * H, hp + n * H, H);
@@ -143,9 +149,9 @@ MXNET_RNN_INLINE void LstmStepT(const RNNDims& d, const StepOptions& opt, index_
 template <typename DType>
 MXNET_RNN_INLINE void GruStepT(const RNNDims& d, const StepOptions& opt, index_t t, DType* gt,
                                const DType* hh, const DType* bh_n, DType* hn_out,
-                               const DType* hp, DType* hout) {
+                               const DType* hp, DType* hout, index_t n0, index_t n1) {
   const index_t H = d.H, GH = d.GH();
-  for (index_t n = 0; n < d.N; ++n) {
+  for (index_t n = n0; n < n1; ++n) {
     if (!Active(opt, n, t)) {
       CopyRow(hout + n * H, hp + n * H, H);
       continue;
@@ -172,10 +178,11 @@ MXNET_RNN_INLINE void GruStepT(const RNNDims& d, const StepOptions& opt, index_t
 
 template <typename DType>
 MXNET_RNN_INLINE void VanillaStepT(const RNNDims& d, const StepOptions& opt, index_t t,
-                                   DType* gt, const DType* hp, DType* hout) {
+                                   DType* gt, const DType* hp, DType* hout, index_t n0,
+                                   index_t n1) {
   const index_t H = d.H;
   const bool relu = d.mode == kRnnRelu;
-  for (index_t n = 0; n < d.N; ++n) {
+  for (index_t n = n0; n < n1; ++n) {
     if (!Active(opt, n, t)) {
       CopyRow(hout + n * H, hp + n * H, H);
       continue;
@@ -193,20 +200,49 @@ MXNET_RNN_INLINE void VanillaStepT(const RNNDims& d, const StepOptions& opt, ind
 // The step functions per dtype; the float ones also as AVX2 clones.
 #define MXNET_RNN_STEP_FUNCTIONS(DType, ATTR)                                                 \
   ATTR void LstmStep(const RNNDims& d, const StepOptions& opt, index_t t, DType* gt,          \
-                     const DType* cp, DType* cn, const DType* hp, DType* hout) {              \
-    LstmStepT<DType>(d, opt, t, gt, cp, cn, hp, hout);                                        \
+                     const DType* cp, DType* cn, const DType* hp, DType* hout, index_t n0,    \
+                     index_t n1) {                                                            \
+    LstmStepT<DType>(d, opt, t, gt, cp, cn, hp, hout, n0, n1);                                \
   }                                                                                           \
   ATTR void GruStep(const RNNDims& d, const StepOptions& opt, index_t t, DType* gt,           \
                     const DType* hh, const DType* bh_n, DType* hn_out, const DType* hp,       \
-                    DType* hout) {                                                            \
-    GruStepT<DType>(d, opt, t, gt, hh, bh_n, hn_out, hp, hout);                               \
+                    DType* hout, index_t n0, index_t n1) {                                    \
+    GruStepT<DType>(d, opt, t, gt, hh, bh_n, hn_out, hp, hout, n0, n1);                       \
   }                                                                                           \
   ATTR void VanillaStep(const RNNDims& d, const StepOptions& opt, index_t t, DType* gt,       \
-                        const DType* hp, DType* hout) {                                       \
-    VanillaStepT<DType>(d, opt, t, gt, hp, hout);                                             \
+                        const DType* hp, DType* hout, index_t n0, index_t n1) {               \
+    VanillaStepT<DType>(d, opt, t, gt, hp, hout, n0, n1);                                     \
   }
 MXNET_RNN_STEP_FUNCTIONS(float, MXNET_RNN_CLONES)
 MXNET_RNN_STEP_FUNCTIONS(double, )
+
+/*!
+ * \brief fn(n0, n1) over batch rows [0, N): with float32 products on oneDNN and enough work
+ *  (row_cost element operations per row and step), contiguous row blocks on the OpenMP threads,
+ *  each running every step of its rows, its GEMMs single-threaded (oneDNN's sgemm does not
+ *  fork inside a parallel region). One fork per layer and direction instead of a parallel GEMM
+ *  (a fork and a join) per step, and the gate math runs on all threads. Otherwise fn(0, N) on
+ *  this thread with parallel GEMMs. OpenBLAS (double, or oneDNN disabled) keeps the latter: its
+ *  pthreads build would start its own threads inside each OpenMP thread.
+ */
+template <typename DType, typename Fn>
+void RowSplit(const StepOptions& opt, index_t N, index_t row_cost, Fn fn) {
+#if MXNET_USE_OPENMP
+  const int threads = std::is_same<DType, float>::value && opt.onednn_gemm
+                          ? static_cast<int>(std::min<index_t>(omp_get_max_threads(), N / 4))
+                          : 1;
+  if (threads > 1 && N * row_cost >= 65536) {
+#pragma omp parallel num_threads(threads)
+    {
+      const index_t k = omp_get_thread_num(), nt = omp_get_num_threads();
+      const index_t n0 = N * k / nt, n1 = N * (k + 1) / nt;
+      if (n1 > n0) fn(n0, n1);
+    }
+    return;
+  }
+#endif
+  fn(0, N);
+}
 
 }  // namespace
 
@@ -233,34 +269,40 @@ void DirForward(const DirGeometry& g, const Weights<const DType>& w, const StepO
   const index_t first = g.reverse ? T : 0, last = g.reverse ? 0 : T;
   CopyRow(S + first * N * P, h0, N * P);
   if (lstm) CopyRow(C + first * N * H, c0, N * H);
-  for (index_t s = 0; s < T; ++s) {
-    const Step st = StepAt(g, s);
-    DType* gt = buf.gates + st.t * N * GH;
-    const DType* hp = S + st.prev * N * P;
-    DType* hn = S + st.next * N * P;
-    DType* hout = d.proj ? buf.hraw + st.t * N * H : hn;
-    Gemm<DType>(opt, false, true, DType(1), In(hp, N, P), In<DType>(w.wh, GH, P),
-                        DType(gru ? 0 : 1), Out(gru ? scratch : gt, N, GH));
-    if (lstm) {
-      LstmStep(d, opt, st.t, gt, C + st.prev * N * H, C + st.next * N * H, hp, hout);
-    } else if (gru) {
-      GruStep(d, opt, st.t, gt, scratch, w.bh + 2 * H, buf.gru_hn + st.t * N * H, hp, hout);
-    } else {
-      VanillaStep(d, opt, st.t, gt, hp, hout);
-    }
-    if (d.proj) {
-      Gemm<DType>(opt, false, true, DType(1), In<DType>(hout, N, H), In<DType>(w.wr, P, H),
-                          DType(0), Out(hn, N, P));
-      for (index_t n = 0; n < N; ++n) {
-        if (!Active(opt, n, st.t)) CopyRow(hn + n * P, hp + n * P, P);
+  // The recurrence touches only its own batch rows, so the rows are split between threads
+  // once for all steps: no synchronisation per step (see RowSplit).
+  RowSplit<DType>(opt, N, GH * P + GH * 8, [&](index_t n0, index_t n1) {
+    const index_t rows = n1 - n0;
+    for (index_t s = 0; s < T; ++s) {
+      const Step st = StepAt(g, s);
+      DType* gt = buf.gates + st.t * N * GH;
+      const DType* hp = S + st.prev * N * P;
+      DType* hn = S + st.next * N * P;
+      DType* hout = d.proj ? buf.hraw + st.t * N * H : hn;
+      Gemm<DType>(opt, false, true, DType(1), In(hp + n0 * P, rows, P), In<DType>(w.wh, GH, P),
+                  DType(gru ? 0 : 1), Out((gru ? scratch : gt) + n0 * GH, rows, GH));
+      if (lstm) {
+        LstmStep(d, opt, st.t, gt, C + st.prev * N * H, C + st.next * N * H, hp, hout, n0, n1);
+      } else if (gru) {
+        GruStep(d, opt, st.t, gt, scratch, w.bh + 2 * H, buf.gru_hn + st.t * N * H, hp, hout,
+                n0, n1);
+      } else {
+        VanillaStep(d, opt, st.t, gt, hp, hout, n0, n1);
+      }
+      if (d.proj) {
+        Gemm<DType>(opt, false, true, DType(1), In<DType>(hout + n0 * H, rows, H),
+                    In<DType>(w.wr, P, H), DType(0), Out(hn + n0 * P, rows, P));
+        for (index_t n = n0; n < n1; ++n) {
+          if (!Active(opt, n, st.t)) CopyRow(hn + n * P, hp + n * P, P);
+        }
+      }
+      for (index_t n = n0; n < n1; ++n) {
+        DType* yr = y + (st.t * N + n) * g.y_ld;
+        if (Active(opt, n, st.t)) CopyRow(yr, hn + n * P, P);
+        else std::fill(yr, yr + P, DType(0));
       }
     }
-    for (index_t n = 0; n < N; ++n) {
-      DType* yr = y + (st.t * N + n) * g.y_ld;
-      if (Active(opt, n, st.t)) CopyRow(yr, hn + n * P, P);
-      else std::fill(yr, yr + P, DType(0));
-    }
-  }
+  });
   if (hy != nullptr) CopyRow(hy, S + last * N * P, N * P);
   if (lstm && cy != nullptr) CopyRow(cy, C + last * N * H, N * H);
 }
@@ -300,11 +342,11 @@ template <typename DType>
 MXNET_RNN_INLINE void StepBackwardT(const RNNDims& d, const StepOptions& opt, index_t t,
                                     index_t prev, index_t next, const DirBuffers<const DType>& buf,
                                     const DType* dh, const DType* dhr, DType* dc, DType* dgx,
-                                    DType* dgh, DType* dh2) {
+                                    DType* dgh, DType* dh2, index_t n0, index_t n1) {
   const index_t N = d.N, H = d.H, P = d.P, GH = d.GH();
   const DType* gt = buf.gates + t * N * GH;
   const int mode = d.mode;
-  for (index_t n = 0; n < N; ++n) {
+  for (index_t n = n0; n < n1; ++n) {
     DType* dgxr = dgx + n * GH;
     DType* dghr = dgh + n * GH;
     DType* dh2r = dh2 + n * P;
@@ -355,8 +397,9 @@ MXNET_RNN_INLINE void StepBackwardT(const RNNDims& d, const StepOptions& opt, in
 #define MXNET_RNN_BACKWARD_STEP(DType, ATTR)                                                  \
   ATTR void StepBackward(const RNNDims& d, const StepOptions& opt, index_t t, index_t prev,   \
                          index_t next, const DirBuffers<const DType>& buf, const DType* dh,   \
-                         const DType* dhr, DType* dc, DType* dgx, DType* dgh, DType* dh2) {   \
-    StepBackwardT<DType>(d, opt, t, prev, next, buf, dh, dhr, dc, dgx, dgh, dh2);             \
+                         const DType* dhr, DType* dc, DType* dgx, DType* dgh, DType* dh2,    \
+                         index_t n0, index_t n1) {                                            \
+    StepBackwardT<DType>(d, opt, t, prev, next, buf, dh, dhr, dc, dgx, dgh, dh2, n0, n1);     \
   }
 MXNET_RNN_BACKWARD_STEP(float, MXNET_RNN_CLONES)
 MXNET_RNN_BACKWARD_STEP(double, )
@@ -383,34 +426,41 @@ void DirBackward(const DirGeometry& g, const Weights<const DType>& w, const Step
   else std::fill(dh, dh + N * P, DType(0));
   if (lstm && dcy != nullptr) CopyRow(dc, dcy, N * H);
   else std::fill(dc, dc + N * H, DType(0));
-  for (index_t s = T - 1; s >= 0; --s) {
-    const Step st = StepAt(g, s);
-    if (dy != nullptr) {
-      for (index_t n = 0; n < N; ++n) {
-        if (!Active(opt, n, st.t)) continue;
-        const DType* dyr = dy + (st.t * N + n) * g.y_ld;
-        DType* dhr = dh + n * P;
-        for (index_t k = 0; k < P; ++k) dhr[k] += dyr[k];
+  RowSplit<DType>(opt, N, GH * P + GH * 8, [&](index_t n0, index_t n1) {
+    const index_t rows = n1 - n0;
+    DType* dh_cur = dh;  // swapped with dh_next every step, in step on every thread
+    DType* dh_next = dh2;
+    for (index_t s = T - 1; s >= 0; --s) {
+      const Step st = StepAt(g, s);
+      if (dy != nullptr) {
+        for (index_t n = n0; n < n1; ++n) {
+          if (!Active(opt, n, st.t)) continue;
+          const DType* dyr = dy + (st.t * N + n) * g.y_ld;
+          DType* dhr = dh_cur + n * P;
+          for (index_t k = 0; k < P; ++k) dhr[k] += dyr[k];
+        }
       }
-    }
-    const DType* dh_unprojected = dh;
-    if (d.proj) {
-      DType* drt = dr + st.t * N * P;
-      for (index_t n = 0; n < N; ++n) {
-        if (Active(opt, n, st.t)) CopyRow(drt + n * P, dh + n * P, P);
-        else std::fill(drt + n * P, drt + (n + 1) * P, DType(0));
+      const DType* dh_unprojected = dh_cur;
+      if (d.proj) {
+        DType* drt = dr + st.t * N * P;
+        for (index_t n = n0; n < n1; ++n) {
+          if (Active(opt, n, st.t)) CopyRow(drt + n * P, dh_cur + n * P, P);
+          else std::fill(drt + n * P, drt + (n + 1) * P, DType(0));
+        }
+        Gemm<DType>(opt, false, false, DType(1), In<DType>(dh_cur + n0 * P, rows, P),
+                    In<DType>(w.wr, P, H), DType(0), Out(dhraw + n0 * H, rows, H));
+        dh_unprojected = dhraw;
       }
-      Gemm<DType>(opt, false, false, DType(1), In<DType>(dh, N, P), In<DType>(w.wr, P, H),
-                          DType(0), Out(dhraw, N, H));
-      dh_unprojected = dhraw;
+      DType* dgx_t = dgx + st.t * N * GH;
+      DType* dgh_t = dgh + st.t * N * GH;
+      StepBackward(d, opt, st.t, st.prev, st.next, buf, dh_cur, dh_unprojected, dc, dgx_t, dgh_t,
+                   dh_next, n0, n1);
+      Gemm<DType>(opt, false, false, DType(1), In<DType>(dgh_t + n0 * GH, rows, GH),
+                  In<DType>(w.wh, GH, P), DType(1), Out(dh_next + n0 * P, rows, P));
+      std::swap(dh_cur, dh_next);
     }
-    DType* dgx_t = dgx + st.t * N * GH;
-    DType* dgh_t = dgh + st.t * N * GH;
-    StepBackward(d, opt, st.t, st.prev, st.next, buf, dh, dh_unprojected, dc, dgx_t, dgh_t, dh2);
-    Gemm<DType>(opt, false, false, DType(1), In<DType>(dgh_t, N, GH), In<DType>(w.wh, GH, P),
-                        DType(1), Out(dh2, N, P));
-    std::swap(dh, dh2);
-  }
+  });
+  if (T % 2 == 1) std::swap(dh, dh2);  // where the last step left the state gradient
   CopyRow(dh0, dh, N * P);
   if (lstm) CopyRow(dc0, dc, N * H);
   // Weight gradients summed over all steps, one GEMM each.

@@ -272,6 +272,14 @@ MXNET_UNARY_(ceil, ceil, nullptr,
 MXNET_UNARY_(round, round, nullptr,
              "Returns element-wise rounded value to the nearest integer of the input; halves "
              "round away from zero.");
+// Straight-through estimators: the rounding of round / sign forward, the head gradient
+// passed back unchanged.
+MXNET_UNARY_(_contrib_round_ste, round, GradIdentity,
+             "Straight-through-estimator of `round()`: the output is round(x) (halves away from "
+             "zero) and the gradient passes through unchanged, as if the op were identity.");
+MXNET_UNARY_(_contrib_sign_ste, sign, GradIdentity,
+             "Straight-through-estimator of `sign()`: the output is sign(x) and the gradient "
+             "passes through unchanged, as if the op were identity.");
 MXNET_UNARY_(rint, rint, nullptr,
              "Returns element-wise rounded value to the nearest integer of the input; halves "
              "round to the even integer.");

@@ -201,7 +201,7 @@ def test_features_report_what_the_build_really_contains():
     assert feats.is_enabled("OPENMP")
     assert feats.is_enabled("PROFILER") and feats.is_enabled("CXX14")
     # No code for these exists yet, so they are off whatever the build options said.
-    for name in ("OPENCV", "DIST_KVSTORE", "CUDA", "TENSORRT", "CAFFE"):
+    for name in ("DIST_KVSTORE", "CUDA", "TENSORRT", "CAFFE"):
         assert not feats.is_enabled(name), name
     # oneDNN under its old and new names: both on exactly when the library links it.
     assert feats.is_enabled("MKLDNN") == feats.is_enabled("ONEDNN")
@@ -221,7 +221,7 @@ def test_cpu_features_follow_the_compiler_target():
         assert not any(feats.is_enabled(n) for n in MXNET191_FEATURES if n.startswith("CPU_"))
 
 
-@pytest.mark.parametrize("option", ["USE_OPENCV", "USE_DIST_KVSTORE"])
+@pytest.mark.parametrize("option", ["USE_DIST_KVSTORE"])
 def test_build_option_without_code_fails_the_configure_step(option, tmp_path):
     import shutil
     cmake = shutil.which("cmake")

@@ -206,9 +206,8 @@ def test_stack_with_residual_cell_matches_mxnet191():
         np.testing.assert_allclose(state.asnumpy(), arrays['state%d' % i], rtol=1e-5,
                                    atol=1e-6)
     # stepping the stack by hand gives the same first output
-    # (a ResidualCell's begin_state defaults to symbolic zeros, as in MXNet 1.9.1)
-    out, _ = stack(mx.nd.array(arrays['x'][:, 0]), stack.begin_state(batch_size=2,
-                                                                    func=mx.nd.zeros))
+    out, _ = stack(mx.nd.array(arrays["x"][:, 0]),
+                   stack.begin_state(batch_size=2, func=mx.nd.zeros))
     np.testing.assert_allclose(out.asnumpy(), arrays['out0'], rtol=1e-5, atol=1e-6)
 
 

@@ -183,7 +183,8 @@ def test_check_consistency_compares_dtypes_and_gradients():
 
 def test_symbol_checkers_run_through_bind():
     x = mx.sym.var("x")
-    s = mx.sym.FullyConnected(x, num_hidden=3, name="fc") * 2
+    with mx.name.NameManager():  # fresh automatic names: _mulscalar0
+        s = mx.sym.FullyConnected(x, num_hidden=3, name="fc") * 2
     a, w, b = np.random.rand(2, 4), np.random.rand(3, 4), np.random.rand(3)
     tu.check_symbolic_forward(s, [a, w, b], [2 * (a @ w.T + b)], rtol=1e-4, atol=1e-5)
     with pytest.raises(AssertionError):

@@ -1,7 +1,9 @@
 """Datasets: indexable collections of samples, and the lazy views built on them."""
-from ... import ndarray
+import os
 
-__all__ = ['Dataset', 'SimpleDataset', 'ArrayDataset']
+from ... import ndarray, recordio
+
+__all__ = ['Dataset', 'SimpleDataset', 'ArrayDataset', 'RecordFileDataset']
 
 
 class Dataset(object):
@@ -128,3 +130,20 @@ class ArrayDataset(Dataset):
 
     def __len__(self):
         return self._length
+
+
+class RecordFileDataset(Dataset):
+    """The raw records of a RecordIO file, by position in its index (filename with the
+    extension replaced by .idx). Each item is the record's bytes; DataLoader workers reopen
+    the file in their own process."""
+
+    def __init__(self, filename):
+        self.idx_file = os.path.splitext(filename)[0] + '.idx'
+        self.filename = filename
+        self._record = recordio.MXIndexedRecordIO(self.idx_file, self.filename, 'r')
+
+    def __getitem__(self, idx):
+        return self._record.read_idx(self._record.keys[idx])
+
+    def __len__(self):
+        return len(self._record.keys)

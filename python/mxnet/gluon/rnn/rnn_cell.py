@@ -254,6 +254,8 @@ class _GatedCell(HybridRecurrentCell):
 
     def _check_step(self, inputs, states, i2h_weight):
         """Names this cell and the shapes when a step's inputs or states do not fit it."""
+        if not isinstance(inputs, ndarray.NDArray):
+            return  # a symbolic step: shape inference checks it when the graph is bound
         width = 1
         for dim in inputs.shape[1:]:
             width *= dim
@@ -515,13 +517,6 @@ class DropoutCell(HybridRecurrentCell):
             merge_outputs=merge_outputs, valid_length=None)
 
 
-def _symbolic_zeros(**kwargs):
-    """ModifierCell.begin_state's default: symbolic zeros, where mx.sym has them."""
-    if hasattr(symbol, 'zeros'):
-        return symbol.zeros(**kwargs)
-    return ndarray.zeros(**kwargs)
-
-
 class ModifierCell(HybridRecurrentCell):
     """Wraps a base cell to change its behaviour (zoneout, residual connection); shares the
     base cell's parameters, and the base cell may then only be used through it."""
@@ -542,7 +537,7 @@ class ModifierCell(HybridRecurrentCell):
     def state_info(self, batch_size=0):
         return self.base_cell.state_info(batch_size)
 
-    def begin_state(self, func=_symbolic_zeros, **kwargs):
+    def begin_state(self, func=symbol.zeros, **kwargs):
         _require(not self._modified, _MODIFIED_BASE_CELL)
         self.base_cell._modified = False
         try:

@@ -1,3 +1,4 @@
-"""gluon.contrib.data: extra samplers."""
+"""gluon.contrib.data: extra samplers and the WikiText language-model datasets."""
 from .sampler import *  # noqa: F401,F403
 from . import sampler  # noqa: F401
+from . import text  # noqa: F401

@@ -1,0 +1,119 @@
+#!/usr/bin/env python
+"""KVStore throughput in one process: push+pull of ResNet-50's parameters across 2 CPU
+contexts, and 2-bit gradient compression (GB/s; higher is better).
+
+Cases (float32; the 161 trainable arrays of ResNet-50 v1, 25.5M elements = 102 MB):
+  pushpull_local    mx.kv.create('local'): pushpull of every key from cpu(0) and cpu(1),
+                    summed and written back to both; GB/s = 2 x model bytes / time
+  pushpull_device   the same with mx.kv.create('device')
+  pushpull_2bit     'device' with set_gradient_compression({'type': '2bit', 'threshold': 0.5}):
+                    each context quantizes against its residual, the codes are expanded and
+                    summed; GB/s = 2 x model bytes / time
+  quantize_2bit     the 2-bit quantize kernel alone over 25.5M elements (this framework
+                    only: MXNet 1.9.1 has no Python entry to it); GB/s = gradient bytes / time
+
+numpy does pushpull_local's arithmetic (a + b written to both) as a memory-bandwidth reference.
+Best of --rounds interleaved runs (keep it at 1 or 2: the machine is shared and the numbers are
+noisy). Not part of pass/fail.
+
+    python benchmark/python/kvstore.py [--quick] [--rounds R] [--only mxnet,mxnet191,numpy]
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _baselines  # noqa: E402
+
+SHAPES = r'''
+def resnet50_shapes():
+    """Shapes of ResNet-50 v1's trainable parameters (conv weights, BN gamma/beta, FC)."""
+    shapes = [(64, 3, 7, 7), (64,), (64,)]
+    cin = 64
+    for stage, (n, c) in enumerate(zip((3, 4, 6, 3), (64, 128, 256, 512))):
+        for j in range(n):
+            shapes += [(c, cin, 1, 1), (c,), (c,), (c, c, 3, 3), (c,), (c,),
+                       (c * 4, c, 1, 1), (c * 4,), (c * 4,)]
+            if j == 0:
+                shapes += [(c * 4, cin, 1, 1), (c * 4,), (c * 4,)]
+            cin = c * 4
+    shapes += [(1000, 2048), (1000,)]
+    return shapes
+'''
+
+MX = SHAPES + r'''
+def bench(mx, np, cfg, best_of):
+    out = {"_meta": {}}
+    shapes = resnet50_shapes()
+    nbytes = 4 * sum(int(np.prod(s)) for s in shapes)
+    out["_meta"]["note"] = "%d arrays, %.1f MB" % (len(shapes), nbytes / 1e6)
+    ctxs = [mx.cpu(0), mx.cpu(1)]
+    rng = np.random.RandomState(0)
+    host = [rng.uniform(-1, 1, size=s).astype("float32") for s in shapes]
+    reps = cfg["repeats"]
+
+    def pushpull(kv_type, compression=None):
+        kv = mx.kv.create(kv_type)
+        if compression:
+            kv.set_gradient_compression(compression)
+        grads = [[mx.nd.array(h, ctx=c) for c in ctxs] for h in host]
+        for i, g in enumerate(grads):
+            kv.init(i, mx.nd.zeros(g[0].shape))
+        mx.nd.waitall()
+        def run():
+            for i, g in enumerate(grads):
+                kv.pushpull(i, g, out=g, priority=-i)
+            mx.nd.waitall()
+        return len(ctxs) * nbytes / best_of(run, reps) / 1e9
+
+    def quantize():
+        n = sum(int(np.prod(s)) for s in shapes)
+        if not hasattr(mx, "_ffi") or not hasattr(mx._ffi, "_kvstore_quantize_2bit"):
+            return None
+        g = mx.nd.array(rng.uniform(-1, 1, size=n).astype("float32"))
+        res = mx.nd.zeros((n,))
+        codes = mx.nd.zeros(((n + 15) // 16,))
+        def run():
+            mx._ffi._kvstore_quantize_2bit(g, res, codes, 0.5)
+            codes.wait_to_read()
+        return 4 * n / best_of(run, reps) / 1e9
+
+    measure(out, "pushpull_local", lambda: pushpull("local"))
+    measure(out, "pushpull_device", lambda: pushpull("device"))
+    measure(out, "pushpull_2bit",
+            lambda: pushpull("device", {"type": "2bit", "threshold": 0.5}))
+    measure(out, "quantize_2bit", quantize)
+    return out
+'''
+
+NP = SHAPES + r'''
+def bench(numpy, np, cfg, best_of):
+    shapes = resnet50_shapes()
+    nbytes = 4 * sum(int(np.prod(s)) for s in shapes)
+    rng = np.random.RandomState(0)
+    grads = [[rng.uniform(-1, 1, size=s).astype("float32") for _ in range(2)] for s in shapes]
+    def run():
+        for a, b in grads:
+            np.add(a, b, out=a)
+            b[...] = a
+    return {"pushpull_local": 2 * nbytes / best_of(run, cfg["repeats"]) / 1e9}
+'''
+
+CASES = ['pushpull_local', 'pushpull_device', 'pushpull_2bit', 'quantize_2bit']
+
+
+def main(argv=None):
+    t0 = time.time()
+    args, only = _baselines.main_common(list(sys.argv[1:] if argv is None else argv),
+                                        __doc__.splitlines()[0], rounds_default=1)
+    cfg = {'repeats': 1 if args.quick else 3}
+    results = _baselines.run_rounds({'mxnet': MX, 'numpy': NP}, cfg, max(args.timeout, 900),
+                                    only or ['mxnet', 'mxnet191', 'numpy'],
+                                    1 if args.quick else args.rounds, higher_is_better=True)
+    _baselines.report('kvstore', CASES, results, 'GB/s', higher_is_better=True, cfg=cfg)
+    _baselines.elapsed_note(t0)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
