@@ -775,4 +775,6 @@ MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
 }  /* extern "C" */
 #endif
 
+#include "mxnet/c_api_executor.h"
+
 #endif  /* MXNET_C_API_H_ */

@@ -32,12 +32,14 @@ class Executor {
    * list_auxiliary_states; grad_reqs holds a GradReq per argument (an argument with
    * kGradNull or a none gradient array gets no gradient). Shapes and dtypes come from the
    * arrays; a mismatch raises dmlc::Error naming the node and the shapes.
+   * share_outputs_with: outputs are views of that executor's outputs where they fit (reshape).
    */
   static std::unique_ptr<Executor> Bind(const nnvm::Symbol& sym, const Context& ctx,
                                         const std::vector<NDArray>& in_args,
                                         const std::vector<NDArray>& arg_grads,
                                         const std::vector<uint32_t>& grad_reqs,
-                                        const std::vector<NDArray>& aux_states);
+                                        const std::vector<NDArray>& aux_states,
+                                        const Executor* share_outputs_with = nullptr);
 
   /*!
    * \brief Symbol.simple_bind: shapes and dtypes of some inputs by name (the rest inferred;

@@ -80,7 +80,8 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& sym, const Context&
                                          const std::vector<NDArray>& in_args,
                                          const std::vector<NDArray>& arg_grads,
                                          const std::vector<uint32_t>& grad_reqs,
-                                         const std::vector<NDArray>& aux_states) {
+                                         const std::vector<NDArray>& aux_states,
+                                         const Executor* share_outputs_with) {
   CHECK(!sym.outputs.empty()) << "bind: the symbol has no outputs";
   std::unique_ptr<Executor> ex(new Executor());
   ex->symbol_ = sym;
@@ -211,6 +212,15 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& sym, const Context&
       plan->entries[e] = ex->arg_grads_[arg];
     } else {
       plan->grad_outs.push_back({e, arg, ex->grad_reqs_[arg]});
+    }
+  }
+  if (share_outputs_with != nullptr) {
+    const std::vector<NDArray>& old = share_outputs_with->outputs_;
+    for (size_t i = 0; i < sym.outputs.size() && i < old.size(); ++i) {
+      uint32_t e = idx.entry_id(sym.outputs[i]);
+      if (!plan->entries[e].is_none() || old[i].dtype() != plan->dtypes[e]) continue;
+      if (old[i].shape().Size() < plan->shapes[e].Size()) continue;
+      plan->entries[e] = old[i].AsArray(plan->shapes[e], plan->dtypes[e]);
     }
   }
   for (uint32_t e = 0; e < n_entries; ++e) {

@@ -200,7 +200,7 @@ std::unique_ptr<Executor> Executor::Reshape(const std::map<std::string, TShape>&
   for (size_t i = 0; i < aux_names_.size(); ++i) {
     aux.push_back(resized(aux_names_[i], aux_states_[i], sh.aux[i], shapes.count(aux_names_[i]) != 0));
   }
-  auto ex = Bind(symbol_, ctx_, in_args, arg_grads, grad_reqs_, aux);
+  auto ex = Bind(symbol_, ctx_, in_args, arg_grads, grad_reqs_, aux, this);
   ex->SetMonitorCallback(monitor_, monitor_all_);
   return ex;
 }
