@@ -93,6 +93,9 @@ def test_parameter_rejects_bad_configuration_with_mxnet_errors():
 
 
 def test_deferred_initialization_happens_at_the_first_forward():
+    # seeded: with x all ones, an unlucky init leaves every relu unit off (1 in 16) and the
+    # first layer's gradient zero
+    mx.random.seed(3)
     net = Net()
     net.initialize(mx.init.Xavier())
     with pytest.raises(gluon.DeferredInitializationError):
