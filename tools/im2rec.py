@@ -16,7 +16,8 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'python'))
+# An installed mxnet comes first; the source tree's python/ is the fallback (as in MXNet).
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'python'))
 import numpy as np  # noqa: E402
 
 import mxnet as mx  # noqa: E402

@@ -38,7 +38,8 @@ def _run(args, python=sys.executable, script=IM2REC, cwd=None):
     if python != sys.executable:
         env.pop('PYTHONPATH', None)
     else:
-        env['PYTHONPATH'] = os.path.join(REPO, 'python')
+        # the mxnet these tests import: the source tree's or an installed one
+        env['PYTHONPATH'] = os.path.dirname(os.path.dirname(os.path.abspath(mx.__file__)))
     out = subprocess.run([python, script] + args, capture_output=True, text=True, env=env,
                          timeout=300, cwd=cwd)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
