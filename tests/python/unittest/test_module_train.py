@@ -222,3 +222,26 @@ def test_bucketing_checkpoint_round_trip(tmp_path):
     mod2.bind(data_shapes=[('data', (2, 3))])
     a, b = mod.get_params()[0], mod2.get_params()[0]
     assert np.array_equal(a['shared_weight'].asnumpy(), b['shared_weight'].asnumpy())
+
+
+def test_two_contexts_without_kvstore_module_sum_gradients(monkeypatch):
+    # a build without mx.kvstore: the devices' gradients are still summed before the
+    # local update, so both copies stay equal (and equal to one device's update)
+    monkeypatch.setattr(mx.model, '_kvstore_module', lambda: None)
+    x, y = _two_class_data(10, 6)
+    batch = mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)])
+    weights = []
+    for ctxs in ([mx.cpu(0)], [mx.cpu(0), mx.cpu(1)]):
+        mod = mx.mod.Module(_mlp(), context=ctxs)
+        mod.bind(data_shapes=[('data', (10, 8))], label_shapes=[('softmax_label', (10,))])
+        mod.init_params(initializer=mx.init.Constant(0.1))
+        mod.init_optimizer(optimizer_params={'learning_rate': 0.5})
+        assert mod._update_on_kvstore is False
+        mod.forward_backward(batch)
+        mod.update()
+        copies = [w.asnumpy() for w in mod._exec_group.param_arrays[0]]
+        assert all(np.allclose(copies[0], c) for c in copies)
+        weights.append(copies[0])
+    assert np.allclose(weights[0], weights[1], atol=1e-6)
+    with pytest.raises(ValueError, match='no mx.kvstore'):
+        mx.model._create_kvstore('dist_sync', 2, {})
