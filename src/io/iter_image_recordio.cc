@@ -588,62 +588,42 @@ DataIter* Create(const IterKwargs& kwargs, const char* name) {
 
 }  // namespace
 
-MXNET_REGISTER_IO_ITER(ImageRecordIter)
-    .describe(kDoc)
-    .add_arguments(ImageRecParserParam::__FIELDS__())
-    .add_arguments(ImageRecordParam::__FIELDS__())
-    .add_arguments(PrefetchParam::__FIELDS__())
-    .add_arguments(DefaultImageAugmentParam::__FIELDS__())
-    .add_arguments(ImageNormalizeParam::__FIELDS__())
-    .set_body([](const IterKwargs& kw) {
-      return Create<PixelMode::kNormalized>(kw, "ImageRecordIter");
-    });
+namespace {
 
-MXNET_REGISTER_IO_ITER(ImageRecordIter_v1)
-    .describe(std::string("(The same iterator as ImageRecordIter.) ") + kDoc)
-    .add_arguments(ImageRecParserParam::__FIELDS__())
-    .add_arguments(ImageRecordParam::__FIELDS__())
-    .add_arguments(PrefetchParam::__FIELDS__())
-    .add_arguments(DefaultImageAugmentParam::__FIELDS__())
-    .add_arguments(ImageNormalizeParam::__FIELDS__())
-    .set_body([](const IterKwargs& kw) {
-      return Create<PixelMode::kNormalized>(kw, "ImageRecordIter_v1");
-    });
+// Registers an image RecordIO iterator: the arguments they all take, and its factory.
+template <PixelMode kMode>
+DataIteratorReg& RegisterImageRecordIter(const char* name, const std::string& doc) {
+  return ::dmlc::Registry<DataIteratorReg>::Get()
+      ->__REGISTER__(name)
+      .describe(doc)
+      .add_arguments(ImageRecParserParam::__FIELDS__())
+      .add_arguments(ImageRecordParam::__FIELDS__())
+      .add_arguments(PrefetchParam::__FIELDS__())
+      .add_arguments(DefaultImageAugmentParam::__FIELDS__())
+      .add_arguments(ImageNormalizeParam::__FIELDS__())
+      .set_body([name](const IterKwargs& kw) { return Create<kMode>(kw, name); });
+}
 
-MXNET_REGISTER_IO_ITER(ImageRecordUInt8Iter)
-    .describe("Iterates on image RecordIO files like ImageRecordIter, giving the augmented "
-              "pixels as uint8 without normalization.")
-    .add_arguments(ImageRecParserParam::__FIELDS__())
-    .add_arguments(ImageRecordParam::__FIELDS__())
-    .add_arguments(PrefetchParam::__FIELDS__())
-    .add_arguments(DefaultImageAugmentParam::__FIELDS__())
-    .add_arguments(ImageNormalizeParam::__FIELDS__())
-    .set_body([](const IterKwargs& kw) {
-      return Create<PixelMode::kUint8>(kw, "ImageRecordUInt8Iter");
-    });
+[[maybe_unused]] DataIteratorReg& image_record_iter =
+    RegisterImageRecordIter<PixelMode::kNormalized>("ImageRecordIter", kDoc);
+[[maybe_unused]] DataIteratorReg& image_record_iter_v1 =
+    RegisterImageRecordIter<PixelMode::kNormalized>(
+        "ImageRecordIter_v1", std::string("(The same iterator as ImageRecordIter.) ") + kDoc);
+[[maybe_unused]] DataIteratorReg& image_record_uint8_iter =
+    RegisterImageRecordIter<PixelMode::kUint8>(
+        "ImageRecordUInt8Iter",
+        "Iterates on image RecordIO files like ImageRecordIter, giving the augmented pixels as "
+        "uint8 without normalization.");
+[[maybe_unused]] DataIteratorReg& image_record_uint8_iter_v1 =
+    RegisterImageRecordIter<PixelMode::kUint8>("ImageRecordUInt8Iter_v1",
+                                               "(The same iterator as ImageRecordUInt8Iter.)");
+[[maybe_unused]] DataIteratorReg& image_record_int8_iter =
+    RegisterImageRecordIter<PixelMode::kInt8>(
+        "ImageRecordInt8Iter",
+        "Iterates on image RecordIO files like ImageRecordIter, giving the augmented pixels "
+        "minus the rounded mean (mean_r/g/b/a or mean_img) as saturated int8.");
 
-MXNET_REGISTER_IO_ITER(ImageRecordUInt8Iter_v1)
-    .describe("(The same iterator as ImageRecordUInt8Iter.)")
-    .add_arguments(ImageRecParserParam::__FIELDS__())
-    .add_arguments(ImageRecordParam::__FIELDS__())
-    .add_arguments(PrefetchParam::__FIELDS__())
-    .add_arguments(DefaultImageAugmentParam::__FIELDS__())
-    .add_arguments(ImageNormalizeParam::__FIELDS__())
-    .set_body([](const IterKwargs& kw) {
-      return Create<PixelMode::kUint8>(kw, "ImageRecordUInt8Iter_v1");
-    });
-
-MXNET_REGISTER_IO_ITER(ImageRecordInt8Iter)
-    .describe("Iterates on image RecordIO files like ImageRecordIter, giving the augmented "
-              "pixels minus the rounded mean (mean_r/g/b/a or mean_img) as saturated int8.")
-    .add_arguments(ImageRecParserParam::__FIELDS__())
-    .add_arguments(ImageRecordParam::__FIELDS__())
-    .add_arguments(PrefetchParam::__FIELDS__())
-    .add_arguments(DefaultImageAugmentParam::__FIELDS__())
-    .add_arguments(ImageNormalizeParam::__FIELDS__())
-    .set_body([](const IterKwargs& kw) {
-      return Create<PixelMode::kInt8>(kw, "ImageRecordInt8Iter");
-    });
+}  // namespace
 
 }  // namespace io
 }  // namespace mxnet
