@@ -171,9 +171,41 @@ const std::vector<VarInfo>& AllVars() {
        "are summed by one thread). Read when the store is created."},
       {"MXNET_KVSTORE_BIGARRAY_BOUND", "int", "1000000", "",
        "Arrays with at least this many elements are summed by MXNET_KVSTORE_REDUCTION_NTHREADS "
-       "threads in chunks of min(this, 4096) elements. (MXNet also uses it to shard big "
-       "arrays over parameter servers; there are none in this build.) Read when the store is "
-       "created."},
+       "threads in chunks of min(this, 4096) elements. A distributed store ('dist_*') also "
+       "splits an array of at least this many elements over all the servers (a smaller one "
+       "goes whole to one server), as MXNet. Read when the store is created."},
+      // ---- Distributed KVStore (parameter server; tools/launch.py sets the DMLC_* ones) ----
+      {"DMLC_ROLE", "string", "worker", "worker|server|scheduler",
+       "This process's role in a distributed job. A server or scheduler runs its loop at "
+       "`import mxnet` and exits when the job ends, as in MXNet."},
+      {"DMLC_PS_ROOT_URI", "string", "", "",
+       "Address of the scheduler (required by every node of a distributed job)."},
+      {"DMLC_PS_ROOT_PORT", "int", "0", "",
+       "Port the scheduler listens on (required). A port already in use fails with an error "
+       "naming it."},
+      {"DMLC_NUM_SERVER", "int", "0", "", "Number of server processes of the job (required)."},
+      {"DMLC_NUM_WORKER", "int", "0", "", "Number of worker processes of the job (required)."},
+      {"DMLC_INTERFACE", "string", "", "",
+       "Network interface (e.g. eth0) whose IPv4 address this node announces to the others. "
+       "Unset: loopback when the scheduler is on loopback, else the first interface that is up "
+       "and not loopback."},
+      {"DMLC_NODE_HOST", "string", "", "",
+       "Address this node announces to the others; overrides DMLC_INTERFACE."},
+      {"PS_VERBOSE", "int", "0", "0|1|2",
+       "Parameter-server logging: 1 logs each node joining and its address, 2 also every "
+       "message sent and received."},
+      {"PS_HEARTBEAT_INTERVAL", "float", "1", "",
+       "Seconds between the heartbeats each node sends the scheduler (0 turns heartbeats and "
+       "failure detection off). ps-lite's default is 0; this one is on so that a dead node "
+       "is noticed."},
+      {"PS_HEARTBEAT_TIMEOUT", "float", "60", "",
+       "A node the scheduler has not heard from for this many seconds is declared dead, and "
+       "a node that has not heard from the scheduler for that long gives up on it: every "
+       "other node then fails its pending push, pull and barrier with an MXNetError naming "
+       "the node, instead of hanging (0: never)."},
+      {"PS_CONNECT_TIMEOUT", "float", "300", "",
+       "Seconds a node waits for the job's nodes to meet at the scheduler before failing with "
+       "an error saying how many arrived."},
       {"MXNET_KVSTORE_USETREE", "bool", "0", "",
        "MXNet: tree reduction over GPUs for the 'device' KVStore. Read when a 'device' store "
        "is created; this build has no GPU tree reduction, so it has no effect."},
