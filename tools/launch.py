@@ -222,7 +222,12 @@ def _end(children, grace):
             p.wait()
 
 
+def _terminate(signum, frame):
+    raise KeyboardInterrupt()
+
+
 def main(argv=None):
+    signal.signal(signal.SIGTERM, _terminate)  # end the job's processes too
     args = parse_args(argv)
     _, procs = plan(args)
     if args.launcher == 'ssh' and args.sync_dst_dir:

@@ -151,6 +151,8 @@ class KVStoreDist : public KVStoreLocal {
     try {
       if (po_->failure().empty()) {
         if (barrier_before_exit_) {
+          SendCommandToServers(static_cast<int>(Command::kWorkerLeaving),
+                               std::to_string(get_rank()));
           Barrier();
           if (get_rank() == 0) {
             SendCommandToServers(static_cast<int>(Command::kStopServer), "");

@@ -25,6 +25,9 @@ enum class Command : int {
   kSyncMode = 3,
   kSetGradientCompression = 4,
   kSetProfilerParams = 5,
+  // Not MXNet's: a worker's store is closing (body: its rank). A sync round that still
+  // waits for that worker can never complete, so the servers fail it instead of hanging.
+  kWorkerLeaving = 100,
 };
 
 /*! \brief Where the parts of one key live: part i is elements [begin[i],

@@ -11,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "common/type_switch.h"
 #include "kvstore/dist/kvstore_dist.h"
@@ -165,6 +166,11 @@ class Server {
       Reply(*msg, "");
       return;
     }
+    slot.waiting.push_back(std::move(*msg));
+    if (!left_workers_.empty()) {
+      FailRound(&slot);
+      return;
+    }
     if (slot.merged.is_none()) slot.merged = NDArray(TShape({n}), Context::CPU(), false, h.dtype);
     if (slot.count == 0) {
       slot.merged.SyncCopyFromCPU(data, n);
@@ -176,7 +182,6 @@ class Server {
         for (int64_t i = 0; i < n; ++i) dst[i] = dst[i] + src[i];
       });
     }
-    slot.waiting.push_back(std::move(*msg));
     if (++slot.count < po_->num_workers()) return;
     KVStore::Updater updater = updater_();
     if (updater) {
@@ -188,6 +193,20 @@ class Server {
     for (const Message& req : slot.waiting) Reply(req, "");
     slot.waiting.clear();
     slot.count = 0;
+  }
+
+  // Answer the pushes of a round that can no longer complete with an error.
+  void FailRound(Slot* slot) {
+    if (slot->waiting.empty()) return;
+    std::string who;
+    for (const std::string& r : left_workers_) who += (who.empty() ? "" : ", ") + r;
+    const std::string error =
+        "KVStore dist_sync: worker rank " + who + " left the job (its KVStore closed) while " +
+        "this push of key " + std::to_string(slot->waiting[0].head.key) +
+        " waited for the pushes of every worker: the workers ran different numbers of steps";
+    for (const Message& req : slot->waiting) Reply(req, error);
+    slot->waiting.clear();
+    slot->count = 0;
   }
 
   void HandlePull(const Message& msg) {
@@ -217,6 +236,12 @@ class Server {
         // The pickled optimizer keeps float32 master weights itself
         // (multi_precision).
         break;
+      case Command::kWorkerLeaving:
+        left_workers_.insert(msg.body);
+        if (sync_mode_) {
+          for (auto& kv : slots_) FailRound(&kv.second);
+        }
+        break;
       case Command::kSetProfilerParams:
         LOG(INFO) << "KVStore server: profiler commands are not supported; ignored";
         break;
@@ -233,6 +258,7 @@ class Server {
   bool sync_mode_{false};
   bool stop_{false};
   std::map<std::pair<int, int>, Slot> slots_;
+  std::set<std::string> left_workers_;  // ranks of workers whose store closed
 };
 
 }  // namespace

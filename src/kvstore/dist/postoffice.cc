@@ -184,6 +184,12 @@ void PostOffice::Finalize(bool do_barrier) {
 void PostOffice::SetAppHandler(std::function<void(Message&&)> handler) {
   std::lock_guard<std::mutex> lock(mu_);
   app_handler_ = std::move(handler);
+  if (!app_handler_) return;
+  // Requests that came before the store was ready (a worker may start as soon as the first
+  // barrier ends, before a server's loop has begun) go first, in order; the I/O thread
+  // sees the handler only after them.
+  for (Message& m : early_messages_) app_handler_(std::move(m));
+  early_messages_.clear();
 }
 
 void PostOffice::AddFailureListener(std::function<void(const std::string&)> listener) {
@@ -295,10 +301,13 @@ void PostOffice::OnMessage(Message&& msg) {
       }
       if (handler) {
         handler(std::move(msg));
+        return;
+      }
+      std::lock_guard<std::mutex> lock(mu_);
+      if (app_handler_) {  // set meanwhile
+        app_handler_(std::move(msg));
       } else {
-        LOG(ERROR) << "parameter server: the " << role_ << " dropped a message of type "
-                   << static_cast<int>(msg.head.type) << " from node " << sender
-                   << ": it serves no store";
+        early_messages_.push_back(std::move(msg));
       }
     }
   }

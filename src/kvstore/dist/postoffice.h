@@ -103,6 +103,7 @@ class PostOffice {
   std::string failure_;
   std::set<int> dead_;
   std::function<void(Message&&)> app_handler_;
+  std::vector<Message> early_messages_;  // app messages received before a handler was set
   std::vector<std::function<void(const std::string&)>> failure_listeners_;
   std::thread monitor_;
 };
