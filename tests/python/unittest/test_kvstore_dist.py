@@ -61,10 +61,11 @@ def run_ok(tmp_path, body, **kw):
     return out
 
 
-def test_dist_sync_sums_every_workers_push(tmp_path):
+@pytest.mark.parametrize('kv_type', ['dist_sync', 'dist_device_sync'])
+def test_dist_sync_sums_every_workers_push(tmp_path, kv_type):
     out = run_ok(tmp_path, """
-        kv = mx.kv.create('dist_sync')
-        assert kv.type == 'dist_sync' and kv.num_workers == 2 and kv.rank in (0, 1)
+        kv = mx.kv.create('%s')
+        assert kv.type == '%s' and kv.num_workers == 2 and kv.rank in (0, 1)
         r, n = kv.rank, kv.num_workers
         # 7 and 'w': small keys (one server each); 9: 350 elements > the bound, split.
         kv.init([7, 9], [mx.nd.ones((2, 3)), mx.nd.zeros((50, 7))])
@@ -82,8 +83,8 @@ def test_dist_sync_sums_every_workers_push(tmp_path):
         kv.pushpull(7, mx.nd.ones((2, 3)) * 10, out=out)
         assert np.all(out.asnumpy() == 20)
         kv._barrier()
-        print('worker %d done' % r)
-    """, MXNET_KVSTORE_BIGARRAY_BOUND=100)
+        print('worker %%d done' %% r)
+    """ % (kv_type, kv_type), MXNET_KVSTORE_BIGARRAY_BOUND=100)
     assert 'worker 0 done' in out and 'worker 1 done' in out
 
 
@@ -304,6 +305,56 @@ def test_a_killed_worker_is_an_error_on_every_other_node_not_a_hang(tmp_path):
     assert 'worker rank 1' in outs[alive] and 'PS_HEARTBEAT_TIMEOUT' in outs[alive], outs
     assert codes['server'] != 0 and codes['scheduler'] != 0, (codes, outs)
     assert elapsed < 40, elapsed
+
+
+@pytest.mark.parametrize('victim,named', [('server', 'server rank 0'),
+                                           ('scheduler', 'the scheduler')])
+def test_a_killed_server_or_scheduler_is_an_error_on_every_worker(tmp_path, victim, named):
+    script = tmp_path / 'node.py'
+    script.write_text(PRELUDE + textwrap.dedent("""
+        import time
+        kv = mx.kv.create('dist_sync')
+        kv.init(0, mx.nd.zeros((4,)))
+        try:
+            for _ in range(3000):
+                kv.push(0, mx.nd.ones((4,)))
+                out = mx.nd.zeros((4,))
+                kv.pull(0, out=out)
+                out.asnumpy()
+                time.sleep(0.01)
+        except mx.MXNetError as e:
+            print('ERROR SEEN:', str(e).splitlines()[0][:300])
+            sys.stdout.flush()
+            os._exit(17)
+        os._exit(0)
+    """))
+    port = _free_port()
+    base = _env(DMLC_PS_ROOT_URI='127.0.0.1', DMLC_PS_ROOT_PORT=port, DMLC_NUM_SERVER=1,
+                DMLC_NUM_WORKER=2, PS_HEARTBEAT_TIMEOUT=3)
+    procs = {}
+    for name in ['scheduler', 'server', 'worker0', 'worker1']:
+        role = name.rstrip('01')
+        procs[name] = subprocess.Popen([sys.executable, str(script)],
+                                       env=dict(base, DMLC_ROLE=role), stdout=subprocess.PIPE,
+                                       stderr=subprocess.STDOUT, text=True)
+    time.sleep(6)  # the job meets and the workers are pushing
+    procs[victim].kill()
+    start = time.time()
+    outs = {}
+    try:
+        for name, p in procs.items():
+            outs[name] = p.communicate(timeout=60)[0]
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                p.kill()
+    codes = {name: p.returncode for name, p in procs.items()}
+    for w in ('worker0', 'worker1'):
+        assert codes[w] == 17, (codes, outs)
+        assert 'ERROR SEEN' in outs[w] and named in outs[w], outs[w]
+    for other in {'scheduler', 'server'} - {victim}:
+        assert codes[other] not in (0, None), (codes, outs)
+    assert time.time() - start < 30
 
 
 def test_missing_settings_and_busy_port_are_clear_errors(tmp_path):
