@@ -74,6 +74,7 @@ class Server {
     NDArray stored;
     NDArray merged;
     int count{0};
+    bool shared{false};  // stored's memory may be in a reply still being sent
     std::vector<Message> waiting;  // this round's pushes, answered when it completes
   };
 
@@ -95,8 +96,8 @@ class Server {
   }
 
   // Answer a request: an error text, or a payload (for pulls).
-  void Reply(const Message& req, const std::string& error,
-             std::shared_ptr<std::string> payload = nullptr) {
+  void Reply(const Message& req, const std::string& error, const char* payload = nullptr,
+             size_t payload_size = 0, std::shared_ptr<void> payload_owner = nullptr) {
     Message m;
     m.head.type = MsgType::kReply;
     m.head.request_id = req.head.request_id;
@@ -107,9 +108,9 @@ class Server {
       m.head.flags = kFlagError;
       m.body = error;
     } else if (payload) {
-      m.payload = payload->data();
-      m.payload_size = payload->size();
-      m.payload_owner = payload;
+      m.payload = payload;
+      m.payload_size = payload_size;
+      m.payload_owner = std::move(payload_owner);
     }
     try {
       po_->Send(req.head.sender, std::move(m));
@@ -122,29 +123,56 @@ class Server {
     return "key " + std::to_string(m.head.key) + " (part " + std::to_string(m.head.part) + ")";
   }
 
+  // The pushed values as an array over the received message's own memory (no copy; the
+  // message is ours, so the array may be written), or over the expanded 2-bit codes.
+  NDArray PushedArray(const Message& msg) {
+    const MsgHeader& h = msg.head;
+    const int64_t n = h.num_elems;
+    std::shared_ptr<void> owner = msg.payload_owner;
+    void* data = const_cast<char*>(msg.payload);
+    int dtype = h.dtype;
+    if (h.flags & kFlagCompressed) {
+      CHECK(gc_.type() == CompressionType::kTwoBit)
+          << "KVStore server: a compressed push of " << KeyName(msg)
+          << " before set_gradient_compression reached the servers";
+      CHECK(h.dtype == kFloat32 && msg.payload_size == TwoBitCompressedSize(n) * sizeof(float))
+          << "KVStore server: compressed push of " << KeyName(msg) << " has the wrong size";
+      auto decoded = std::make_shared<std::vector<float>>(n);
+      Dequantize2Bit(reinterpret_cast<const float*>(msg.payload), decoded->data(), n,
+                     gc_.threshold());
+      data = decoded->data();
+      owner = decoded;
+    } else {
+      CHECK(DTypeSize(h.dtype) > 0 && msg.payload_size == n * DTypeSize(h.dtype))
+          << "KVStore server: push of " << KeyName(msg) << " carries " << msg.payload_size
+          << " bytes for " << n << " elements of " << DTypeName(h.dtype);
+    }
+    const TShape shape({n});
+    if (reinterpret_cast<uintptr_t>(data) % 8 != 0 || n == 0) {  // unaligned: copy
+      NDArray copy(shape, Context::CPU(), false, dtype);
+      copy.SyncCopyFromCPU(data, n);
+      return copy;
+    }
+    return NDArray::FromExternal(TBlob(data, shape, dtype, Context::CPU()), owner);
+  }
+
+  // Before the stored value is written in place, stop sharing it with replies in flight.
+  void OwnStored(Slot* slot) {
+    if (!slot->shared) return;
+    NDArray own(slot->stored.shape(), Context::CPU(), false, slot->stored.dtype());
+    CopyFromTo(slot->stored, own);
+    slot->stored = own;
+    slot->shared = false;
+  }
+
   void HandlePush(Message* msg) {
     const MsgHeader& h = msg->head;
     const int64_t n = h.num_elems;
-    const char* data = msg->payload;
-    std::vector<float> decoded;
-    if (h.flags & kFlagCompressed) {
-      CHECK(gc_.type() == CompressionType::kTwoBit)
-          << "KVStore server: a compressed push of " << KeyName(*msg)
-          << " before set_gradient_compression reached the servers";
-      CHECK_EQ(msg->payload_size, TwoBitCompressedSize(n) * sizeof(float))
-          << "KVStore server: compressed push of " << KeyName(*msg) << " has the wrong size";
-      decoded.resize(n);
-      Dequantize2Bit(reinterpret_cast<const float*>(data), decoded.data(), n, gc_.threshold());
-      data = reinterpret_cast<const char*>(decoded.data());
-    } else {
-      CHECK(DTypeSize(h.dtype) > 0 && msg->payload_size == n * DTypeSize(h.dtype))
-          << "KVStore server: push of " << KeyName(*msg) << " carries " << msg->payload_size
-          << " bytes for " << n << " elements of " << DTypeName(h.dtype);
-    }
+    NDArray recv = PushedArray(*msg);
     Slot& slot = slots_[{h.key, h.part}];
     if (h.flags & kFlagInit) {
-      slot.stored = NDArray(TShape({n}), Context::CPU(), false, h.dtype);
-      slot.stored.SyncCopyFromCPU(data, n);
+      slot.stored = recv;
+      slot.shared = true;
       Reply(*msg, "");
       return;
     }
@@ -154,13 +182,11 @@ class Server {
         << "KVStore server: push of " << KeyName(*msg) << " has " << n << " elements of "
         << DTypeName(h.dtype) << ", the key holds " << slot.stored.shape().Size() << " of "
         << DTypeName(slot.stored.dtype());
+    KVStore::Updater updater = updater_();
     if (!sync_mode_) {
-      KVStore::Updater updater = updater_();
       CHECK(updater) << "KVStore server: dist_async applies each push with the optimizer; "
-                        "set one with kv.set_optimizer (or "
-                        "Trainer(update_on_kvstore=True))";
-      NDArray recv(TShape({n}), Context::CPU(), false, h.dtype);
-      recv.SyncCopyFromCPU(data, n);
+                        "set one with kv.set_optimizer (or Trainer(update_on_kvstore=True))";
+      OwnStored(&slot);
       updater(h.key, recv, &slot.stored);
       slot.stored.WaitToRead();
       Reply(*msg, "");
@@ -171,24 +197,27 @@ class Server {
       FailRound(&slot);
       return;
     }
-    if (slot.merged.is_none()) slot.merged = NDArray(TShape({n}), Context::CPU(), false, h.dtype);
     if (slot.count == 0) {
-      slot.merged.SyncCopyFromCPU(data, n);
+      slot.merged = recv;  // the first push's buffer becomes the round's sum
     } else {
       slot.merged.WaitToWrite();
+      const char* src_bytes = static_cast<const char*>(recv.data().dptr_);
       MXNET_TYPE_SWITCH(h.dtype, DType, {
         DType* dst = slot.merged.data().dptr<DType>();
-        const DType* src = reinterpret_cast<const DType*>(data);
+        const DType* src = reinterpret_cast<const DType*>(src_bytes);
         for (int64_t i = 0; i < n; ++i) dst[i] = dst[i] + src[i];
       });
     }
     if (++slot.count < po_->num_workers()) return;
-    KVStore::Updater updater = updater_();
     if (updater) {
+      OwnStored(&slot);
       updater(h.key, slot.merged, &slot.stored);
     } else {
-      CopyFromTo(slot.merged, slot.stored);
+      // The sum becomes the value: never written again, so pulls can send it as it is.
+      slot.stored = slot.merged;
+      slot.shared = true;
     }
+    slot.merged = NDArray();
     slot.stored.WaitToRead();
     for (const Message& req : slot.waiting) Reply(req, "");
     slot.waiting.clear();
@@ -213,12 +242,13 @@ class Server {
     auto it = slots_.find({msg.head.key, msg.head.part});
     CHECK(it != slots_.end() && !it->second.stored.is_none())
         << "KVStore server: pull of " << KeyName(msg) << " before it was initialized";
-    const NDArray& stored = it->second.stored;
-    stored.WaitToRead();
-    auto payload =
-        std::make_shared<std::string>(stored.shape().Size() * DTypeSize(stored.dtype()), '\0');
-    std::memcpy(&(*payload)[0], stored.data().dptr_, payload->size());
-    Reply(msg, "", payload);
+    Slot& slot = it->second;
+    slot.stored.WaitToRead();
+    // Sent without a copy: a value written in place later is first copied (OwnStored).
+    slot.shared = true;
+    auto keep = std::make_shared<NDArray>(slot.stored);
+    Reply(msg, "", static_cast<const char*>(keep->data().dptr_),
+          keep->shape().Size() * DTypeSize(keep->dtype()), keep);
   }
 
   void HandleCommand(const Message& msg) {
