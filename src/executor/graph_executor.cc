@@ -341,6 +341,16 @@ void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
 
 void Executor::Forward(bool is_train) { RunNodes(0, plan_->num_forward_nodes, is_train); }
 
+void Executor::PartialForward(bool is_train, int step, int* step_left) {
+  const uint32_t n = plan_->num_forward_nodes;
+  if (step < 0 || static_cast<uint32_t>(step) >= n) {
+    *step_left = 0;
+    return;
+  }
+  RunNodes(step, step + 1, is_train);
+  *step_left = static_cast<int>(n - step - 1);
+}
+
 void Executor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
   Plan& p = *plan_;
   for (size_t i = 0; i < p.head_grad_entry.size(); ++i) {
