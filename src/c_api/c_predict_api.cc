@@ -13,6 +13,7 @@
 #include "c_api/c_api_common.h"
 #include "mxnet/executor.h"
 #include "mxnet/imperative.h"
+#include "nnvm/pass.h"
 #include "nnvm/symbol.h"
 
 namespace mxnet {
@@ -21,6 +22,7 @@ namespace {
 struct Predictor {
   std::unique_ptr<Executor> exec;
   std::vector<std::string> input_keys;  // the inputs whose shapes were given
+  std::set<std::string> params;         // the arguments and states copied from the params
   std::vector<uint32_t> shape_buffer;   // MXPredGetOutputShape's answer
 };
 
@@ -146,6 +148,7 @@ std::unique_ptr<Predictor> Bind(const nnvm::Symbol& sym, const CreateRequest& re
                                        "input key must be in the params as arg:NAME or aux:NAME)");
   auto pred = std::make_unique<Predictor>();
   for (const auto& kv : req.shapes) pred->input_keys.push_back(kv.first);
+  pred->params.insert(shared_names.begin(), shared_names.end());
   pred->exec = Executor::SimpleBind(sym, req.ctx, req.shapes, dtypes,
                                     std::vector<uint32_t>(args.size(), kGradNull), shared,
                                     shared_names, nullptr);
@@ -275,9 +278,33 @@ int MXPredReshape(uint32_t num_input_nodes, const char** input_keys,
   auto shapes = mxnet::c_api::ShapesFrom(num_input_nodes, input_keys, input_shape_data,
                                          input_shape_indptr);
   mxnet::CheckKeys("MXPredReshape", shapes, p->exec->arg_names(), p->exec->aux_names());
+  // Parameters keep their shapes; the inputs and what follows them (a label) may change.
+  {
+    std::vector<std::string> keys;
+    std::vector<mxnet::TShape> known;
+    for (const auto& kv : shapes) {
+      keys.push_back(kv.first);
+      known.push_back(kv.second);
+    }
+    const Executor& ex = *p->exec;
+    auto sh = nnvm::InferSymbolShapes(ex.symbol().outputs, keys, known);
+    auto check = [&](const std::vector<std::string>& names, const std::vector<NDArray>& arrays,
+                     const std::vector<mxnet::TShape>& now) {
+      for (size_t i = 0; i < names.size(); ++i) {
+        API_CHECK(!p->params.count(names[i]) || shapes.count(names[i]) ||
+                      now[i] == arrays[i].shape(),
+                  "MXPredReshape: parameter '" << names[i] << "' would change shape from "
+                      << mxnet::ShapeText(arrays[i].shape()) << " to "
+                      << mxnet::ShapeText(now[i]) << "; only inputs may change shape");
+      }
+    };
+    check(ex.arg_names(), ex.in_args(), sh.arg);
+    check(ex.aux_names(), ex.aux_states(), sh.aux);
+  }
   auto ret = std::make_unique<Predictor>();
-  ret->exec = p->exec->Reshape(shapes, false, true);
+  ret->exec = p->exec->Reshape(shapes, true, true);
   ret->input_keys = p->input_keys;
+  ret->params = p->params;
   for (const auto& kv : shapes) {
     if (std::find(ret->input_keys.begin(), ret->input_keys.end(), kv.first) ==
         ret->input_keys.end()) {
