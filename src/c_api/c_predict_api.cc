@@ -144,8 +144,9 @@ std::unique_ptr<Predictor> Bind(const nnvm::Symbol& sym, const CreateRequest& re
     }
   }
   API_CHECK(missing.empty(), req.fn << ": the params lack " << Join(missing)
-                                    << " (every argument and auxiliary state that is not an "
-                                       "input key must be in the params as arg:NAME or aux:NAME)");
+                                    << ", not given as input keys either (each argument and "
+                                       "auxiliary state is an input key or in the params as "
+                                       "arg:NAME / aux:NAME)");
   auto pred = std::make_unique<Predictor>();
   for (const auto& kv : req.shapes) pred->input_keys.push_back(kv.first);
   pred->params.insert(shared_names.begin(), shared_names.end());

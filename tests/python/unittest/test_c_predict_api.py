@@ -401,8 +401,10 @@ def test_corrupt_params_and_undecidable_shapes_are_errors():
     json, params = model("lenet")
     with pytest.raises(PredictError, match="Invalid NDArray file format"):
         Pred.create(json, params[:40], {"data": (1, 1, 28, 28)})
-    with pytest.raises(PredictError, match="data"):
-        Pred.create(json, params, {})  # no input shape: nothing decides the shapes
+    with pytest.raises(PredictError, match="params lack data, not given as input keys"):
+        Pred.create(json, params, {})  # no input shape
+    with pytest.raises(PredictError, match="cannot decide the shapes"):
+        Pred.create(json, params, {"data": (0, 1, 28, 28)})  # 0: an unknown batch size
 
 
 def test_unknown_partial_output_is_named():
