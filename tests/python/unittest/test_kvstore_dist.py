@@ -29,7 +29,7 @@ import os, sys, numpy as np, mxnet as mx
 def _env(**extra):
     env = dict(os.environ)
     env['PYTHONPATH'] = PYTHONPATH + os.pathsep + env.get('PYTHONPATH', '')
-    env.update({'PS_HEARTBEAT_INTERVAL': '0.5', 'PS_HEARTBEAT_TIMEOUT': '5',
+    env.update({'PS_HEARTBEAT_INTERVAL': '0.5', 'PS_HEARTBEAT_TIMEOUT': '20',
                 'PS_CONNECT_TIMEOUT': '60', 'OMP_NUM_THREADS': '1',
                 'MXNET_CPU_WORKER_NTHREADS': '1'})
     for k in ('DMLC_ROLE', 'DMLC_PS_ROOT_URI', 'DMLC_PS_ROOT_PORT'):
@@ -252,6 +252,21 @@ def test_uneven_steps_fail_the_longer_worker_and_launch_ends_the_job(tmp_path):
     assert time.time() - start < 45
 
 
+def _read_until(proc, text, timeout):
+    """What proc printed up to and including the first line containing text."""
+    import select
+    seen, deadline = '', time.time() + timeout
+    while text not in seen:
+        left = deadline - time.time()
+        if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
+            pytest.fail('no %r from the worker within %d s:\n%s' % (text, timeout, seen))
+        line = proc.stdout.readline()
+        if not line:
+            pytest.fail('the worker ended before %r:\n%s' % (text, seen))
+        seen += line
+    return seen
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(('127.0.0.1', 0))
@@ -280,7 +295,7 @@ def test_a_killed_worker_is_an_error_on_every_other_node_not_a_hang(tmp_path):
     """))
     port = _free_port()
     base = _env(DMLC_PS_ROOT_URI='127.0.0.1', DMLC_PS_ROOT_PORT=port, DMLC_NUM_SERVER=1,
-                DMLC_NUM_WORKER=2, PS_HEARTBEAT_TIMEOUT=3)
+                DMLC_NUM_WORKER=2, PS_HEARTBEAT_TIMEOUT=5)
     procs = {}
     for name, role in [('scheduler', 'scheduler'), ('server', 'server'), ('worker0', 'worker'),
                        ('worker1', 'worker')]:
@@ -315,6 +330,8 @@ def test_a_killed_server_or_scheduler_is_an_error_on_every_worker(tmp_path, vict
         import time
         kv = mx.kv.create('dist_sync')
         kv.init(0, mx.nd.zeros((4,)))
+        print('PUSHING')
+        sys.stdout.flush()
         try:
             for _ in range(3000):
                 kv.push(0, mx.nd.ones((4,)))
@@ -330,27 +347,30 @@ def test_a_killed_server_or_scheduler_is_an_error_on_every_worker(tmp_path, vict
     """))
     port = _free_port()
     base = _env(DMLC_PS_ROOT_URI='127.0.0.1', DMLC_PS_ROOT_PORT=port, DMLC_NUM_SERVER=1,
-                DMLC_NUM_WORKER=2, PS_HEARTBEAT_TIMEOUT=3)
+                DMLC_NUM_WORKER=2, PS_HEARTBEAT_TIMEOUT=5)
     procs = {}
     for name in ['scheduler', 'server', 'worker0', 'worker1']:
         role = name.rstrip('01')
         procs[name] = subprocess.Popen([sys.executable, str(script)],
                                        env=dict(base, DMLC_ROLE=role), stdout=subprocess.PIPE,
                                        stderr=subprocess.STDOUT, text=True)
-    time.sleep(6)  # the job meets and the workers are pushing
+    # the job met and both workers push (each left the init barrier)
+    early = {w: _read_until(procs[w], 'PUSHING', 90) for w in ('worker0', 'worker1')}
     procs[victim].kill()
     start = time.time()
     outs = {}
     try:
         for name, p in procs.items():
             outs[name] = p.communicate(timeout=60)[0]
+        for w, text in early.items():
+            outs[w] = text + outs[w]
     finally:
         for p in procs.values():
             if p.poll() is None:
                 p.kill()
     codes = {name: p.returncode for name, p in procs.items()}
     for w in ('worker0', 'worker1'):
-        assert codes[w] == 17, (codes, outs)
+        assert codes[w] == 17, (codes, outs[w][-2000:])
         assert 'ERROR SEEN' in outs[w] and named in outs[w], outs[w]
     for other in {'scheduler', 'server'} - {victim}:
         assert codes[other] not in (0, None), (codes, outs)
