@@ -12,6 +12,7 @@ the failing status.
 """
 import argparse
 import os
+import secrets
 import shlex
 import signal
 import socket
@@ -108,6 +109,7 @@ def node_envs(args, root_uri, root_port):
     common = {'DMLC_PS_ROOT_URI': root_uri, 'DMLC_PS_ROOT_PORT': str(root_port),
               'DMLC_NUM_SERVER': str(args.num_servers),
               'DMLC_NUM_WORKER': str(args.num_workers)}
+    common['DMLC_PS_SECRET'] = os.environ.get('DMLC_PS_SECRET') or secrets.token_hex(16)
     common.update(_pairs(args.env, '--env'))
     nodes = [('scheduler', dict(common, DMLC_ROLE='scheduler'))]
     for i in range(args.num_servers):

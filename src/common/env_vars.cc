@@ -201,6 +201,11 @@ const std::vector<VarInfo>& AllVars() {
        "and not loopback."},
       {"DMLC_NODE_HOST", "string", "", "",
        "Address this node announces to the others; overrides DMLC_INTERFACE."},
+      {"DMLC_PS_SECRET", "string", "", "",
+       "A job's shared secret: every message carries a token derived from it, and a node "
+       "drops (and logs) messages whose token differs, so a process of another job or with a "
+       "wrong secret cannot join or disturb this one. tools/launch.py sets a fresh one per job "
+       "unless it is already set. A token, not encryption: use a private network."},
       {"PS_VERBOSE", "int", "0", "0|1|2",
        "Parameter-server logging: 1 logs each node joining and its address, 2 also every "
        "message sent and received."},

@@ -2,9 +2,8 @@
 // (MXNet 1.9.1's placement, 2-bit-aligned parts) and the ZeroMQ Van (delivery between two
 // nodes, payload intact, malformed bytes dropped without harm).
 #include <gtest/gtest.h>
-
-#include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -13,6 +12,7 @@
 #include <mutex>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #if MXNET_USE_DIST_KVSTORE
@@ -127,6 +127,35 @@ TEST(KVStoreDistVan, delivers_header_body_and_payload_and_drops_garbage) {
   EXPECT_EQ(inbox.got[1].payload_size, 0u);
   a.Stop();
   b.Stop();
+}
+
+TEST(KVStoreDistVan, a_message_without_the_jobs_secret_is_dropped) {
+  Van receiver("job-secret"), intruder("wrong"), member("job-secret");
+  Inbox inbox;
+  const int port = receiver.Bind(0);
+  receiver.Start([&](Message&& m) {
+    std::lock_guard<std::mutex> lock(inbox.mu);
+    inbox.got.push_back(std::move(m));
+    inbox.cv.notify_all();
+  });
+  intruder.Start([](Message&&) {});
+  member.Start([](Message&&) {});
+  intruder.Connect(1, "127.0.0.1", port);
+  member.Connect(1, "127.0.0.1", port);
+  Message bad;
+  bad.head.type = MsgType::kAddNode;
+  bad.body = "intruder";
+  intruder.Send(1, bad);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  Message good;
+  good.head.type = MsgType::kAddNode;
+  good.body = "member";
+  member.Send(1, good);
+  ASSERT_TRUE(inbox.WaitFor(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::lock_guard<std::mutex> lock(inbox.mu);
+  ASSERT_EQ(inbox.got.size(), 1u);
+  EXPECT_EQ(inbox.got[0].body, "member");
 }
 
 TEST(KVStoreDistVan, busy_port_is_an_error_naming_it) {

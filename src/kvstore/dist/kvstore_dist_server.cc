@@ -74,7 +74,7 @@ class Server {
     NDArray stored;
     NDArray merged;
     int count{0};
-    bool shared{false};  // stored's memory may be in a reply still being sent
+    bool shared{false};            // stored's memory may be in a reply still being sent
     std::vector<Message> waiting;  // this round's pushes, answered when it completes
   };
 

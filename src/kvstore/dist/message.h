@@ -58,6 +58,7 @@ struct MsgHeader {
   int32_t reserved{0};
   int64_t num_elems{0};  // elements the payload stands for (uncompressed)
   uint64_t body_len{0};
+  uint64_t auth{0};  // the job's token (from DMLC_PS_SECRET), 0 without one
 };
 
 /*! \brief A message. The payload is borrowed memory kept alive by

@@ -116,7 +116,7 @@ void PostOffice::Start() {
     started_ = true;
   }
   try {
-    van_ = std::make_unique<Van>();
+    van_ = std::make_unique<Van>(env::GetString("DMLC_PS_SECRET"));
     if (role_ == "scheduler") {
       my_port_ = van_->Bind(root_port_);
       my_host_ = root_uri_;

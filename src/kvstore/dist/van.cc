@@ -61,9 +61,17 @@ void ForwardFrame(void* from, void* to) {
   if (more) ForwardFrame(from, to);
 }
 
+// FNV-1a, 64 bits, never 0: the token a job's messages carry for its secret.
+uint64_t SecretToken(const std::string& secret) {
+  if (secret.empty()) return 0;
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : secret) h = (h ^ c) * 1099511628211ull;
+  return h == 0 ? 1 : h;
+}
+
 }  // namespace
 
-Van::Van() {
+Van::Van(const std::string& secret) : token_(SecretToken(secret)) {
   static std::atomic<int> counter{0};
   ctx_ = zmq_ctx_new();
   CHECK(ctx_ != nullptr) << "parameter server: zmq_ctx_new failed: " << zmq_strerror(errno);
@@ -133,6 +141,7 @@ void Van::Connect(int id, const std::string& host, int port) {
 void Van::Send(int id, Message msg) {
   msg.head.magic = kMagic;
   msg.head.body_len = msg.body.size();
+  msg.head.auth = token_;
   std::string frame(sizeof(MsgHeader) + msg.body.size(), '\0');
   std::memcpy(&frame[0], &msg.head, sizeof(MsgHeader));
   std::memcpy(&frame[sizeof(MsgHeader)], msg.body.data(), msg.body.size());
@@ -223,6 +232,13 @@ void Van::Loop() {
       Drain(router_);
       if (!ok) {
         LOG(ERROR) << "parameter server: dropped a malformed message of " << size << " bytes";
+        continue;
+      }
+      if (msg.head.auth != token_) {
+        if (rejected_++ < 20) {
+          LOG(ERROR) << "parameter server: rejected a message from node " << msg.head.sender
+                     << " that does not carry this job's DMLC_PS_SECRET";
+        }
         continue;
       }
       handler_(std::move(msg));

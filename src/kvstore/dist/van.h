@@ -21,7 +21,9 @@ class Van {
   /*! \brief Called on the I/O thread for each well-formed message received. */
   using Handler = std::function<void(Message&&)>;
 
-  Van();
+  /*! \brief secret: the job's DMLC_PS_SECRET ("" for none). Messages carry a token derived
+   *  from it; one with another token is dropped and logged. */
+  explicit Van(const std::string& secret = "");
   ~Van();
   Van(const Van&) = delete;
   Van& operator=(const Van&) = delete;
@@ -53,6 +55,8 @@ class Van {
   std::thread thread_;
   Handler handler_;
   bool started_{false};
+  uint64_t token_{0};
+  int rejected_{0};
 };
 
 }  // namespace dist

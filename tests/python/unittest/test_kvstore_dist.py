@@ -421,3 +421,24 @@ def test_launch_builds_ssh_commands(tmp_path):
     assert 'export OMP_NUM_THREADS=3;' in procs[3][1][-1]
     with pytest.raises(NotImplementedError):
         launch.plan(launch.parse_args(['-n', '1', '--launcher', 'yarn', 'x']))
+
+
+def test_a_node_with_the_wrong_secret_is_rejected_and_logged(tmp_path):
+    port = _free_port()
+    base = _env(DMLC_PS_ROOT_URI='127.0.0.1', DMLC_PS_ROOT_PORT=port, DMLC_NUM_SERVER=1,
+                DMLC_NUM_WORKER=1, PS_CONNECT_TIMEOUT=4, DMLC_PS_SECRET='right')
+    script = tmp_path / 'n.py'
+    script.write_text("import mxnet as mx\nmx.kv.create('dist_sync')\n")
+    sched = subprocess.Popen([sys.executable, str(script)], env=dict(base, DMLC_ROLE='scheduler'),
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    worker = subprocess.run([sys.executable, str(script)],
+                            env=dict(base, DMLC_ROLE='worker', DMLC_PS_SECRET='wrong'),
+                            capture_output=True, text=True, timeout=60)
+    try:
+        sched_out = sched.communicate(timeout=60)[0]
+    finally:
+        if sched.poll() is None:
+            sched.kill()
+    assert worker.returncode != 0 and 'PS_CONNECT_TIMEOUT' in worker.stderr, worker.stderr
+    assert 'DMLC_PS_SECRET' in sched_out and 'rejected' in sched_out, sched_out
+    assert sched.returncode != 0 and '0 of 2 arrived' in sched_out, sched_out
