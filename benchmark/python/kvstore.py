@@ -16,6 +16,9 @@ Cases (float32; the 161 trainable arrays of ResNet-50 v1, 25.5M elements = 102 M
                     framework's own interpreter for every process): each worker pushes every
                     key then pulls every key; GB/s = 2 x model bytes / time, worker 0's
   dist_sync_2bit    the same with 2-bit compression (pushes move 1/16 of the bytes)
+  zmq_raw           raw ZeroMQ (libzmq through ctypes, PUSH -> PULL over tcp 127.0.0.1, one
+                    message per array into a preallocated buffer): GB/s = 2 x model bytes /
+                    time to send the model there and back, the transport's ceiling here
 
 numpy does pushpull_local's arithmetic (a + b written to both) as a memory-bandwidth reference.
 Best of --rounds interleaved runs (keep it at 1 or 2: the machine is shared and the numbers are
@@ -91,7 +94,64 @@ def bench(mx, np, cfg, best_of):
     if cfg.get("dist", True):
         measure(out, "dist_sync_pushpull", lambda: dist_job(mx, cfg, None))
         measure(out, "dist_sync_2bit", lambda: dist_job(mx, cfg, "2bit"))
+        measure(out, "zmq_raw", lambda: zmq_raw(np, host, reps))
     return out
+
+
+def zmq_raw(np, arrays, reps):
+    """GB/s of libzmq moving arrays (one message each) there and back over loopback TCP."""
+    import ctypes, ctypes.util, threading
+    name = ctypes.util.find_library("zmq")
+    if name is None:
+        return None
+    z = ctypes.CDLL(name)
+    z.zmq_ctx_new.restype = ctypes.c_void_p
+    z.zmq_socket.restype = ctypes.c_void_p
+    z.zmq_socket.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    for f in ("zmq_bind", "zmq_connect"):
+        getattr(z, f).argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    z.zmq_send.argtypes = z.zmq_recv.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                                  ctypes.c_size_t, ctypes.c_int]
+    z.zmq_close.argtypes = [ctypes.c_void_p]
+    z.zmq_ctx_term.argtypes = [ctypes.c_void_p]
+    ZMQ_PUSH, ZMQ_PULL = 8, 7
+    ctx = z.zmq_ctx_new()
+    socks = []
+    def pair(port):
+        a, b = z.zmq_socket(ctx, ZMQ_PUSH), z.zmq_socket(ctx, ZMQ_PULL)
+        z.zmq_bind(b, ("tcp://127.0.0.1:%d" % port).encode())
+        z.zmq_connect(a, ("tcp://127.0.0.1:%d" % port).encode())
+        socks.extend([a, b])
+        return a, b
+    import socket
+    ports = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    out_push, out_pull = pair(ports[0])
+    back_push, back_pull = pair(ports[1])
+    bufs = [np.empty_like(a) for a in arrays]
+    def echo():  # the far side: receive every array, send it back
+        for _ in range(reps + 1):
+            for b in bufs:
+                z.zmq_recv(out_pull, b.ctypes.data, b.nbytes, 0)
+            for b in bufs:
+                z.zmq_send(back_push, b.ctypes.data, b.nbytes, 0)
+    t = threading.Thread(target=echo)
+    t.start()
+    def run():
+        for a in arrays:
+            z.zmq_send(out_push, a.ctypes.data, a.nbytes, 0)
+        for a in arrays:
+            z.zmq_recv(back_pull, a.ctypes.data, a.nbytes, 0)
+    nbytes = sum(a.nbytes for a in arrays)
+    gbps = 2 * nbytes / best_of(run, reps) / 1e9
+    t.join()
+    for s in socks:
+        z.zmq_close(s)
+    z.zmq_ctx_term(ctx)
+    return gbps
 
 
 DIST_WORKER = """
@@ -160,7 +220,7 @@ def bench(numpy, np, cfg, best_of):
 '''
 
 CASES = ['pushpull_local', 'pushpull_device', 'pushpull_2bit', 'quantize_2bit',
-         'dist_sync_pushpull', 'dist_sync_2bit']
+         'dist_sync_pushpull', 'dist_sync_2bit', 'zmq_raw']
 
 
 def main(argv=None):
