@@ -6,7 +6,8 @@ running COMMAND with the DMLC_* variables of its role set, either as local proce
 (--launcher local) or over ssh on the hosts of a hostfile (--launcher ssh -H hosts). The
 output of each process is forwarded with its role and index as prefix; when a process
 fails (or on Ctrl-C) every other process of the job is ended and the launcher exits with
-the failing status.
+the failing status. --launcher mpi runs one mpirun for the servers and one for the workers
+(MPI's hostfile); sge and yarn are refused.
 
     python tools/launch.py -n 2 -s 2 --launcher local python train.py --kvstore dist_sync
 """
@@ -134,9 +135,9 @@ def ssh_command(host, port, env, command, workdir=None):
 
 def plan(args):
     """[(name, argv, env or None for 'inherit', extra env)] of every process of the job."""
-    if args.launcher in ('mpi', 'sge', 'yarn'):
-        raise NotImplementedError('--launcher %s is not supported by this launch.py; use local '
-                                  'or ssh' % args.launcher)
+    if args.launcher in ('sge', 'yarn'):
+        raise NotImplementedError('--launcher %s is not supported by this launch.py; use local, '
+                                  'ssh or mpi' % args.launcher)
     if args.p3:
         raise NotImplementedError('--p3 (dist_p3) is not supported by this build')
     if args.launcher == 'local':
@@ -144,7 +145,9 @@ def plan(args):
         return root_uri, [(name, args.command, env)
                           for name, env in node_envs(args, root_uri, free_port(root_uri))]
     if not args.hostfile:
-        raise ValueError('--launcher ssh needs a hostfile (-H)')
+        raise ValueError('--launcher %s needs a hostfile (-H)' % args.launcher)
+    if args.launcher == 'mpi':
+        return plan_mpi(args)
     hosts = read_hostfile(args.hostfile)
     root_uri = local_ip(hosts[0][0])
     nodes = node_envs(args, root_uri, free_port())
@@ -154,6 +157,42 @@ def plan(args):
         host, port = hosts[i % len(hosts)]
         env = dict(env, DMLC_NODE_HOST=host)
         procs.append((name, ssh_command(host, port, env, args.command, workdir), None))
+    return root_uri, procs
+
+
+def mpi_flavour():
+    """'mpich' when mpirun says it is MPICH (its -env NAME VALUE), else 'openmpi' (-x)."""
+    try:
+        r = subprocess.run(['mpirun', '--version'], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return 'openmpi'
+    text = (r.stdout + r.stderr).lower()
+    return 'mpich' if ('mpich' in text or 'hydra' in text) else 'openmpi'
+
+
+def mpi_command(count, hostfile, env, command, flavour):
+    """mpirun starting count copies of command on the hostfile's hosts with env."""
+    argv = ['mpirun', '-n', str(count), '--hostfile', hostfile]
+    for k, v in sorted(env.items()):
+        argv += ['-env', k, v] if flavour == 'mpich' else ['-x', '%s=%s' % (k, v)]
+    return argv + list(command)
+
+
+def plan_mpi(args, flavour=None):
+    """As MXNet's mpi launcher: the scheduler here, one mpirun for the servers and one for
+    the workers (the hostfile is mpirun's)."""
+    flavour = flavour or mpi_flavour()
+    with open(args.hostfile) as f:
+        first = next((l.split()[0] for l in f if l.strip() and not l.startswith('#')), None)
+    root_uri = local_ip(first.split(':')[0]) if first else '127.0.0.1'
+    nodes = node_envs(args, root_uri, free_port())
+    procs = [(nodes[0][0], args.command, nodes[0][1])]
+    for role, count in (('server', args.num_servers), ('worker', args.num_workers)):
+        env = dict(nodes[1 if role == 'server' else 1 + args.num_servers][1])
+        env.pop('DMLC_SERVER_ID', None)
+        env.pop('DMLC_WORKER_ID', None)
+        procs.append(('%ss' % role, mpi_command(count, args.hostfile, env, args.command,
+                                                 flavour), {}))
     return root_uri, procs
 
 

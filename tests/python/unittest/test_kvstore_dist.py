@@ -421,6 +421,18 @@ def test_launch_builds_ssh_commands(tmp_path):
     assert 'export OMP_NUM_THREADS=3;' in procs[3][1][-1]
     with pytest.raises(NotImplementedError):
         launch.plan(launch.parse_args(['-n', '1', '--launcher', 'yarn', 'x']))
+    # mpi: the scheduler here, one mpirun per role with the DMLC_* variables passed on
+    args = launch.parse_args(['-n', '3', '-s', '2', '-H', str(hosts), '--launcher', 'mpi',
+                              'python', 'train.py'])
+    for flavour, flag in (('openmpi', '-x'), ('mpich', '-env')):
+        _, procs = launch.plan_mpi(args, flavour)
+        assert [p[0] for p in procs] == ['scheduler', 'servers', 'workers']
+        servers, workers = procs[1][1], procs[2][1]
+        assert servers[:5] == ['mpirun', '-n', '2', '--hostfile', str(hosts)]
+        assert workers[:3] == ['mpirun', '-n', '3'] and workers[-2:] == ['python', 'train.py']
+        role = ('DMLC_ROLE=worker' if flavour == 'openmpi' else 'worker')
+        assert flag in workers and role in workers
+        assert 'DMLC_WORKER_ID' not in ' '.join(workers)
 
 
 def test_a_node_with_the_wrong_secret_is_rejected_and_logged(tmp_path):
