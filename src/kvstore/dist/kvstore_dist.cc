@@ -8,6 +8,7 @@
 
 #include <dmlc/logging.h>
 
+#include <atomic>
 #include <cmath>
 #include <future>
 #include <mutex>
@@ -133,6 +134,14 @@ class KVStoreDist : public KVStoreLocal {
       : KVStoreLocal(use_device_comm), po_(PostOffice::Get()) {
     bigarray_bound_ = env::GetInt("MXNET_KVSTORE_BIGARRAY_BOUND");
     if (!IsWorkerNode()) return;
+    // One store per worker process: replies and keys are not told apart between stores.
+    if (live_workers_.fetch_add(1) != 0) {
+      live_workers_.fetch_sub(1);
+      LOG(FATAL) << "KVStore.create('dist_*'): this worker process already has a distributed "
+                    "store; a process joins its job with one store (pass that KVStore object "
+                    "around, e.g. gluon.Trainer(..., kvstore=kv))";
+    }
+    owns_slot_ = true;
     po_->Start();
     std::shared_ptr<Customer> customer = customer_;
     po_->SetAppHandler([customer](Message&& m) {
@@ -142,7 +151,7 @@ class KVStoreDist : public KVStoreLocal {
   }
 
   ~KVStoreDist() override {
-    if (!IsWorkerNode()) return;
+    if (!owns_slot_) return;
     try {
       Engine::Get()->WaitForAll();
     } catch (const std::exception& e) {
@@ -166,6 +175,7 @@ class KVStoreDist : public KVStoreLocal {
     for (auto& kv : push_vars_) {
       Engine::Get()->DeleteVariable([](RunContext) {}, Context::CPU(), kv.second);
     }
+    live_workers_.fetch_sub(1);
   }
 
   int get_rank() const override { return IsWorkerNode() ? po_->my_rank() : 0; }
@@ -382,6 +392,8 @@ class KVStoreDist : public KVStoreLocal {
         "KVStoreDistPull");
   }
 
+  static std::atomic<int> live_workers_;
+  bool owns_slot_{false};
   PostOffice* po_;
   std::shared_ptr<Customer> customer_ = std::make_shared<Customer>();
   int64_t bigarray_bound_{1000000};
@@ -389,6 +401,8 @@ class KVStoreDist : public KVStoreLocal {
   std::unordered_map<int, VarHandle> push_vars_;
   std::unordered_map<int, NDArray> send_bufs_, residuals_, codes_;
 };
+
+std::atomic<int> KVStoreDist::live_workers_{0};
 
 }  // namespace
 

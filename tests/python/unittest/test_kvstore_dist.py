@@ -83,6 +83,11 @@ def test_dist_sync_sums_every_workers_push(tmp_path, kv_type):
         kv.pushpull(7, mx.nd.ones((2, 3)) * 10, out=out)
         assert np.all(out.asnumpy() == 20)
         kv._barrier()
+        try:
+            mx.kv.create('dist_sync')
+            raise AssertionError('a second store in one worker was accepted')
+        except mx.MXNetError as e:
+            assert 'already has a distributed store' in str(e)
         print('worker %%d done' %% r)
     """ % (kv_type, kv_type), MXNET_KVSTORE_BIGARRAY_BOUND=100)
     assert 'worker 0 done' in out and 'worker 1 done' in out
