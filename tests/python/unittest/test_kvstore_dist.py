@@ -459,3 +459,16 @@ def test_a_node_with_the_wrong_secret_is_rejected_and_logged(tmp_path):
     assert worker.returncode != 0 and 'PS_CONNECT_TIMEOUT' in worker.stderr, worker.stderr
     assert 'DMLC_PS_SECRET' in sched_out and 'rejected' in sched_out, sched_out
     assert sched.returncode != 0 and '0 of 2 arrived' in sched_out, sched_out
+
+
+def test_bandwidth_measure_checks_what_it_pulls():
+    sys.path.insert(0, os.path.join(REPO, 'tools', 'bandwidth'))
+    try:
+        import measure
+    finally:
+        sys.path.pop(0)
+    args = measure.parse_args(['--network', 'resnet', '--num-layers', '18', '--kv-store',
+                               'device', '--num-batches', '2', '--optimizer', 'sgd'])
+    res = measure.run(**vars(args))
+    assert [r.iter for r in res] == [1, 2]
+    assert all(r.error == 0 and r.bandwidth > 0 for r in res), res
