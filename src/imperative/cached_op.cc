@@ -28,6 +28,8 @@ bool HasState(const nnvm::NodeAttrs& attrs) {
   return p != nullptr && *p;
 }
 
+bool FlagIsTrue(const std::string& v) { return v == "True" || v == "true" || v == "1"; }
+
 // Autograd off inside the graph: the recorded node is the CachedOp itself.
 class NoRecordScope {
  public:
@@ -46,6 +48,19 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   CHECK(!sym_.outputs.empty()) << "CachedOp: the symbol has no outputs";
   nnvm::IndexedGraph fwd(sym_.outputs);
   num_forward_nodes_ = static_cast<uint32_t>(fwd.num_nodes());
+  int64_t inline_limit = 2;
+  bool static_alloc = false;
+  for (const auto& kv : flags_) {
+    if (kv.first == "static_alloc") static_alloc = FlagIsTrue(kv.second);
+    if (kv.first != "inline_limit") continue;
+    try {
+      inline_limit = std::stoll(kv.second);
+    } catch (const std::exception&) {
+      LOG(FATAL) << "CachedOp: flag inline_limit expects an integer, given '" << kv.second << "'";
+    }
+  }
+  inlining_ = !static_alloc && static_cast<int64_t>(fwd.num_nodes() - fwd.input_nodes().size()) <=
+                                   inline_limit;
   heads_ = sym_.outputs;
   std::vector<nnvm::NodeEntry> xs, head_grads;
   for (uint32_t nid : fwd.input_nodes()) xs.emplace_back(fwd.node_ptr(nid), 0, 0);
@@ -274,6 +289,28 @@ bool CachedOp::InferType(std::vector<int>* in, std::vector<int>* out) const {
   return InferAttr<int>(in, out, &nnvm::InferType);
 }
 
+std::vector<NDArray> CachedOp::InvokeInlined(const Context& default_ctx,
+                                             const std::vector<NDArray*>& inputs) const {
+  const nnvm::IndexedGraph& idx = *idx_;
+  std::vector<NDArray> entries(idx.num_node_entries());
+  for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = *inputs[i];
+  std::vector<NDArray> outs;
+  std::vector<NDArray*> in_ptrs;
+  for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
+    const auto& inode = idx[nid];
+    if (inode.source->is_variable()) continue;
+    in_ptrs.clear();
+    for (const auto& e : inode.inputs) in_ptrs.push_back(&entries[idx.entry_id(e)]);
+    outs.clear();
+    Imperative::Get()->Invoke(inputs.empty() ? default_ctx : inputs[0]->ctx(), attrs_[nid],
+                              in_ptrs, &outs);
+    for (uint32_t i = 0; i < outs.size(); ++i) entries[idx.entry_id(nid, i)] = outs[i];
+  }
+  std::vector<NDArray> result;
+  for (uint32_t e : output_entries_) result.push_back(entries[e]);
+  return result;
+}
+
 std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
                                       const std::vector<NDArray*>& inputs,
                                       const std::vector<NDArray*>& out) {
@@ -281,6 +318,9 @@ std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
   CHECK_EQ(inputs.size(), num_inputs())
       << "CachedOp: " << num_inputs() << " inputs expected (the symbol's list_inputs), given "
       << inputs.size();
+  if (inlining_ && out.empty() && Imperative::Get()->is_recording()) {
+    return InvokeInlined(default_ctx, inputs);
+  }
   auto attrs = std::make_shared<nnvm::NodeAttrs>();
   attrs->op = op;
   attrs->name = "_cachedop";
