@@ -30,6 +30,8 @@
 #include "io/image_augment.h"
 #include "io/iter_registry.h"
 #include "io/jpeg_window.h"
+#include "io/mean_image.h"
+#include "io/parallel_slots.h"
 #include "io/prefetch_iter.h"
 #include "io/recordio_index.h"
 #include "mxnet/half.h"
@@ -145,6 +147,9 @@ struct ImageNormalizeParam : public dmlc::Parameter<ImageNormalizeParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(ImageNormalizeParam);
+
+/*! \brief The augmentation "epoch" of the pass that computes a missing mean_img. */
+constexpr uint64_t kMeanImageEpoch = ~uint64_t(0) - 1;
 
 /*! \brief How output pixels are produced: normalized floats, or raw uint8 / int8. */
 enum class PixelMode { kNormalized, kUint8, kInt8 };
@@ -278,23 +283,27 @@ class ImageRecordIter : public DataIter {
     }
   }
 
+  /*! \brief mean_img: loaded, or (missing file) the mean of this part's images as the
+   *  iterator outputs them in float32 without a mean image, saved there. */
   void LoadMeanImage() {
-    std::ifstream probe(norm_.mean_img);
-    CHECK(probe.good()) << name_ << ": mean_img '" << norm_.mean_img << "' does not exist "
-                        << "(create it with mx.nd.save from the dataset's mean image)";
-    std::vector<NDArray> arrays;
-    std::vector<std::string> names;
-    LoadNDArrayFile(norm_.mean_img, &arrays, &names, 0);
-    CHECK_EQ(arrays.size(), 1U) << name_ << ": mean_img '" << norm_.mean_img
-                                << "' must hold one array";
-    const TShape want = parser_.data_shape;
-    CHECK(arrays[0].shape() == want) << name_ << ": mean_img '" << norm_.mean_img
-                                     << "' has shape " << arrays[0].shape() << ", data_shape is "
-                                     << want;
-    mean_img_.resize(want.Size());
-    NDArray f = arrays[0];
-    CHECK_EQ(f.dtype(), kFloat32) << name_ << ": mean_img must be float32";
-    f.SyncCopyToCPU(mean_img_.data(), mean_img_.size());
+    auto add_images = [this](std::vector<double>* sum) {
+      const int saved_dtype = dtype_;
+      dtype_ = kFloat32;
+      std::vector<size_t> order(offsets_.size());
+      std::iota(order.begin(), order.end(), 0);
+      const size_t per_image = sum->size();
+      for (size_t start = 0; start < order.size(); start += record_.batch_size) {
+        Batch batch;
+        MakeBatch(order, start, kMeanImageEpoch, &batch);
+        const float* px = static_cast<const float*>(batch.data.data().dptr_);
+        const size_t real = record_.batch_size - batch.pad;
+        for (size_t i = 0; i < real * per_image; ++i) (*sum)[i % per_image] += px[i];
+      }
+      dtype_ = saved_dtype;
+      return order.size();
+    };
+    mean_img_ = LoadOrCreateMeanImage(norm_.mean_img, parser_.data_shape, name_,
+                                      parser_.verbose, add_images);
   }
 
   // ---------------------------------------------------------------- producer
@@ -317,7 +326,13 @@ class ImageRecordIter : public DataIter {
         order.resize(offsets_.size());
         std::iota(order.begin(), order.end(), 0);
         if (record_.shuffle) {
-          std::mt19937 rng(static_cast<uint32_t>(record_.seed) * 2654435761U + uint32_t(my_epoch));
+          // the shuffle is already global (through the offsets), so shuffle_chunk_size only
+          // brings shuffle_chunk_seed into the order, as it changes MXNet's chunk order
+          uint32_t seed = static_cast<uint32_t>(record_.seed) * 2654435761U + uint32_t(my_epoch);
+          if (parser_.shuffle_chunk_size > 0) {
+            seed ^= static_cast<uint32_t>(parser_.shuffle_chunk_seed) * 40503U + 0x9e3779b9U;
+          }
+          std::mt19937 rng(seed);
           std::shuffle(order.begin(), order.end(), rng);
         }
         continue;
@@ -360,47 +375,14 @@ class ImageRecordIter : public DataIter {
     out->index.assign(bs, 0);
     std::vector<float> labels(bs * parser_.label_width, 0.f);
     void* data = out->data.data().dptr_;
-    std::atomic<bool> failed{false};
-    std::exception_ptr err;
-    std::mutex err_mu;
     const int threads = static_cast<int>(std::min<size_t>(Threads(), bs));
     // slot i holds record order[(start + i) % n]: the last batch wraps to the epoch's start
     // (its `pad` says how many), with round_batch or not
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int64_t i = 0; i < static_cast<int64_t>(bs); ++i) {
-      if (failed.load()) continue;
-      try {
-        const size_t rec = order[(start + i) % n];
-        ProcessRecord(rec, epoch, i, data, &labels[i * parser_.label_width], &out->index[i]);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(err_mu);
-        if (!err) err = std::current_exception();
-        failed = true;
-      }
-    }
-    if (err) std::rethrow_exception(err);
+    ForEachSlot(static_cast<int64_t>(bs), threads, [&](int64_t i) {
+      const size_t rec = order[(start + i) % n];
+      ProcessRecord(rec, epoch, i, data, &labels[i * parser_.label_width], &out->index[i]);
+    });
     out->label.SyncCopyFromCPU(labels.data(), labels.size());
-  }
-
-  template <typename Where>
-  static cv::Mat DecodeWithOpenCV(const char* img, size_t img_size, int channels,
-                                  const Where& where) {
-    cv::Mat buf(1, static_cast<int>(img_size), CV_8U, const_cast<char*>(img));
-    const int flag = channels == 1 ? cv::IMREAD_GRAYSCALE
-                     : channels == 4 ? cv::IMREAD_UNCHANGED : cv::IMREAD_COLOR;
-    cv::Mat decoded;
-    try {
-      decoded = cv::imdecode(buf, flag);
-    } catch (const cv::Exception& e) {
-      LOG(FATAL) << where() << ": corrupt image: " << e.what();
-    }
-    CHECK(!decoded.empty()) << where()
-                            << ": the image bytes cannot be decoded (corrupt JPEG/PNG?)";
-    if (channels == 4 && decoded.channels() != 4) {
-      cv::cvtColor(decoded, decoded, decoded.channels() == 1 ? cv::COLOR_GRAY2BGRA
-                                                             : cv::COLOR_BGR2BGRA);
-    }
-    return decoded;
   }
 
   /*! \brief Read, decode, augment and write record rec into slot i of the batch. */
@@ -464,7 +446,7 @@ class ImageRecordIter : public DataIter {
       }
     }
     if (res.empty()) {
-      cv::Mat decoded = DecodeWithOpenCV(img, img_size, channels, where);
+      cv::Mat decoded = DecodeRecordImage(img, img_size, channels, where);
       res = augmenter_->Process(decoded, &rng, where());
     }
     bool flip = norm_.mirror;
