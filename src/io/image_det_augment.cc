@@ -59,12 +59,13 @@ DetLabel::DetLabel(const std::vector<float>& raw, const std::string& where) {
   const int size = static_cast<int>(raw.size());
   CHECK_GE(size, 7) << where << ": a detection label needs at least 7 values (header width, "
                     << "object width, one object of 5), the label has " << size;
-  const int header_width = static_cast<int>(raw[0]);
-  object_width_ = static_cast<int>(raw[1]);
-  CHECK(header_width >= 2 && header_width <= size && object_width_ >= 5 &&
-        (size - header_width) % object_width_ == 0)
-      << where << ": detection label of " << size << " values has header width " << header_width
-      << " and object width " << object_width_ << " (expected header >= 2, object >= 5 and "
+  // the widths are checked as floats first: a NaN or huge value has no int conversion
+  const bool in_range = raw[0] >= 2 && raw[0] <= size && raw[1] >= 5 && raw[1] <= size;
+  const int header_width = in_range ? static_cast<int>(raw[0]) : 0;
+  object_width_ = in_range ? static_cast<int>(raw[1]) : 0;
+  CHECK(in_range && (size - header_width) % object_width_ == 0)
+      << where << ": detection label of " << size << " values has header width " << raw[0]
+      << " and object width " << raw[1] << " (expected header >= 2, object >= 5 and "
       << "size = header + k * object)";
   header_.assign(raw.begin(), raw.begin() + header_width);
   for (int i = header_width; i < size; i += object_width_) {

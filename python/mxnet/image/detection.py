@@ -422,11 +422,11 @@ class ImageDetIter(ImageIter):
             raise MXNetError('ImageDetIter: label shape is invalid: %s (expected at least '
                              '7 values: header width, object width, one object)'
                              % str(raw.shape))
-        header_width, obj_width = int(raw[0]), int(raw[1])
-        if header_width < 2 or obj_width < 5 or header_width > raw.size or \
-                (raw.size - header_width) % obj_width != 0:
-            raise MXNetError('ImageDetIter: label shape %s inconsistent with header width %d '
-                             'and annotation width %d (expected header >= 2, object >= 5, '
+        in_range = 2 <= raw[0] <= raw.size and 5 <= raw[1] <= raw.size  # False for NaN
+        header_width, obj_width = (int(raw[0]), int(raw[1])) if in_range else (raw[0], raw[1])
+        if not in_range or (raw.size - header_width) % obj_width != 0:
+            raise MXNetError('ImageDetIter: label shape %s inconsistent with header width %s '
+                             'and annotation width %s (expected header >= 2, object >= 5, '
                              'size = header + k * object)'
                              % (str(raw.shape), header_width, obj_width))
         out = raw[header_width:].reshape(-1, obj_width)

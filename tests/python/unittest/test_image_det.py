@@ -213,6 +213,8 @@ def test_last_batch_roll_over(root):
     ([2, 4, 0, .1, .1, .5, .5, .6], 'inconsistent'),
     ([9, 5, 0, .1, .1, .5, .5], 'inconsistent'),
     ([2, 5, 0, .5, .1, .4, .5], 'no valid label'),
+    ([float('nan'), 5, 0, .1, .1, .5, .5], 'inconsistent'),
+    ([2, 1e12, 0, .1, .1, .5, .5], 'inconsistent'),
 ])
 def test_bad_labels_raise(root, label, match):
     with pytest.raises(mx.base.MXNetError, match=match):

@@ -151,6 +151,10 @@ def test_bad_input(det_rec, tmp_path):
     with pytest.raises(MXNetError, match='object width'):
         rec = _write(str(tmp_path / 'width.rec'), lambda k: [2, 5, 0, .1, .1, .5, .5, .7])
         next(iter(_det_iter(rec, data_shape=(3, 8, 8), batch_size=2)))
+    for bad in ([1e12, 5, 0, .1, .1, .5, .5], [2, float('nan'), 0, .1, .1, .5, .5]):
+        with pytest.raises(MXNetError, match='header width'):
+            rec = _write(str(tmp_path / 'huge.rec'), lambda k: bad)
+            next(iter(_det_iter(rec, data_shape=(3, 8, 8), batch_size=2)))
     with pytest.raises(MXNetError, match='missing.rec'):
         _det_iter(str(tmp_path / 'missing.rec'), data_shape=(3, 8, 8), batch_size=2)
     raw = open(det_rec, 'rb').read()
