@@ -170,9 +170,8 @@ class ImageRecordIter : public DataIter {
     augmenter_ = std::make_unique<DefaultImageAugmenter>(aug_param_);
     file_ = std::make_unique<RecordFile>(parser_.path_imgrec);
     std::vector<uint64_t> all = file_->Offsets(parser_.path_imgidx);
-    // part k of n: records [k*N/n, (k+1)*N/n), so each record is in exactly one part
     const size_t n = all.size(), k = parser_.part_index, parts = parser_.num_parts;
-    offsets_.assign(all.begin() + n * k / parts, all.begin() + n * (k + 1) / parts);
+    offsets_ = PartOfRecords(all, file_->size(), !parser_.path_imgidx.empty(), k, parts);
     CHECK(!offsets_.empty()) << name_ << ": part " << k << " of " << parts << " of '"
                              << parser_.path_imgrec << "' holds no record (" << n << " in all)";
     if (!parser_.path_imglist.empty()) LoadImageList();

@@ -113,6 +113,20 @@ void RecordFile::Read(uint64_t offset, std::string* out) const {
   }
 }
 
+std::vector<uint64_t> PartOfRecords(const std::vector<uint64_t>& offsets, uint64_t file_size,
+                                    bool indexed, size_t part, size_t parts) {
+  if (indexed) {
+    const size_t step = (offsets.size() + parts - 1) / parts;
+    const size_t begin = std::min(offsets.size(), part * step);
+    const size_t end = std::min(offsets.size(), (part + 1) * step);
+    return std::vector<uint64_t>(offsets.begin() + begin, offsets.begin() + end);
+  }
+  const uint64_t step = ((file_size + parts - 1) / parts + 3) / 4 * 4;
+  const auto begin = std::lower_bound(offsets.begin(), offsets.end(), step * part);
+  const auto end = std::lower_bound(offsets.begin(), offsets.end(), step * (part + 1));
+  return std::vector<uint64_t>(begin, end);
+}
+
 ImageRecordHeader ParseImageRecord(const std::string& rec, const char** image, size_t* size,
                                    const std::string& what) {
   ImageRecordHeader h;

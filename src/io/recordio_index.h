@@ -37,6 +37,13 @@ class RecordFile {
   uint64_t size_ = 0;
 };
 
+/*! \brief The records of part `part` of `parts`, cut as MXNet 1.9.1's InputSplit cuts the
+ *  file: with an index (`indexed`), ceil(N / parts) records per part in file order; without,
+ *  the records that start in bytes [part * s, (part + 1) * s) with s = ceil(file_size / parts)
+ *  rounded up to 4. Either way each record is in exactly one part; a part may be empty. */
+std::vector<uint64_t> PartOfRecords(const std::vector<uint64_t>& offsets, uint64_t file_size,
+                                    bool indexed, size_t part, size_t parts);
+
 /*! \brief The 24-byte image-record header ('<IfQQ') and its label vector (flag > 0). */
 struct ImageRecordHeader {
   uint32_t flag = 0;
