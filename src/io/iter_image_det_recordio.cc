@@ -296,18 +296,8 @@ class ImageDetRecordSource : public BatchSource {
   void StartEpoch(uint64_t epoch) {
     epoch_ = epoch;
     cursor_ = 0;
-    order_.resize(offsets_.size());
-    std::iota(order_.begin(), order_.end(), 0);
-    if (batch_.shuffle) {
-      // the shuffle is global, so shuffle_chunk_size only brings shuffle_chunk_seed into the
-      // order, as it changes MXNet's chunk order
-      uint32_t seed = static_cast<uint32_t>(batch_.seed) * 2654435761U + uint32_t(epoch);
-      if (parser_.shuffle_chunk_size > 0) {
-        seed ^= static_cast<uint32_t>(parser_.shuffle_chunk_seed) * 40503U + 0x9e3779b9U;
-      }
-      std::mt19937 rng(seed);
-      std::shuffle(order_.begin(), order_.end(), rng);
-    }
+    order_ = EpochOrder(offsets_.size(), batch_.shuffle, batch_.seed, epoch,
+                        parser_.shuffle_chunk_size, parser_.shuffle_chunk_seed);
   }
 
   /*! \brief Read, decode and augment record rec; write its (C, H, W) pixels (normalized,

@@ -322,18 +322,8 @@ class ImageRecordIter : public DataIter {
         produced_epoch_ = epoch_;
         epoch_done_ = false;
         cursor = 0;
-        order.resize(offsets_.size());
-        std::iota(order.begin(), order.end(), 0);
-        if (record_.shuffle) {
-          // the shuffle is already global (through the offsets), so shuffle_chunk_size only
-          // brings shuffle_chunk_seed into the order, as it changes MXNet's chunk order
-          uint32_t seed = static_cast<uint32_t>(record_.seed) * 2654435761U + uint32_t(my_epoch);
-          if (parser_.shuffle_chunk_size > 0) {
-            seed ^= static_cast<uint32_t>(parser_.shuffle_chunk_seed) * 40503U + 0x9e3779b9U;
-          }
-          std::mt19937 rng(seed);
-          std::shuffle(order.begin(), order.end(), rng);
-        }
+        order = EpochOrder(offsets_.size(), record_.shuffle, record_.seed, my_epoch,
+                           parser_.shuffle_chunk_size, parser_.shuffle_chunk_seed);
         continue;
       }
       if (cursor >= order.size()) {

@@ -1,4 +1,4 @@
-// RecordFile and ParseImageRecord (see recordio_index.h).
+// RecordFile, the part and epoch order of records, and ParseImageRecord (see recordio_index.h).
 #include "io/recordio_index.h"
 
 #include <dmlc/logging.h>
@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -125,6 +127,21 @@ std::vector<uint64_t> PartOfRecords(const std::vector<uint64_t>& offsets, uint64
   const auto begin = std::lower_bound(offsets.begin(), offsets.end(), step * part);
   const auto end = std::lower_bound(offsets.begin(), offsets.end(), step * (part + 1));
   return std::vector<uint64_t>(begin, end);
+}
+
+std::vector<size_t> EpochOrder(size_t n, bool shuffle, int seed, uint64_t epoch,
+                               size_t shuffle_chunk_size, int shuffle_chunk_seed) {
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  if (shuffle) {
+    uint32_t s = static_cast<uint32_t>(seed) * 2654435761U + static_cast<uint32_t>(epoch);
+    if (shuffle_chunk_size > 0) {
+      s ^= static_cast<uint32_t>(shuffle_chunk_seed) * 40503U + 0x9e3779b9U;
+    }
+    std::mt19937 rng(s);
+    std::shuffle(order.begin(), order.end(), rng);
+  }
+  return order;
 }
 
 ImageRecordHeader ParseImageRecord(const std::string& rec, const char** image, size_t* size,

@@ -1,6 +1,7 @@
 // RecordFile: random access to the records of a RecordIO file (dmlc's format, see
 // docs/recordio.md) from many threads at once (pread), with the record offsets taken from its
-// .idx file or found by walking the record headers; and the image-record header (IRHeader).
+// .idx file or found by walking the record headers; the records of a part and the order of an
+// epoch; and the image-record header (IRHeader).
 #ifndef MXNET_IO_RECORDIO_INDEX_H_
 #define MXNET_IO_RECORDIO_INDEX_H_
 
@@ -43,6 +44,12 @@ class RecordFile {
  *  rounded up to 4. Either way each record is in exactly one part; a part may be empty. */
 std::vector<uint64_t> PartOfRecords(const std::vector<uint64_t>& offsets, uint64_t file_size,
                                     bool indexed, size_t part, size_t parts);
+
+/*! \brief An epoch's order of n records: 0..n-1, or with `shuffle` a permutation seeded by
+ *  (seed, epoch). The shuffle is global (MXNet shuffles chunks of the file, then records in a
+ *  chunk), so a shuffle_chunk_size > 0 only brings shuffle_chunk_seed into the seed. */
+std::vector<size_t> EpochOrder(size_t n, bool shuffle, int seed, uint64_t epoch,
+                               size_t shuffle_chunk_size, int shuffle_chunk_seed);
 
 /*! \brief The 24-byte image-record header ('<IfQQ') and its label vector (flag > 0). */
 struct ImageRecordHeader {

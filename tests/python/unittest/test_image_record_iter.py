@@ -136,6 +136,19 @@ def test_parts_hold_every_record_exactly_once(rec_file, num_parts):
     assert sorted(seen) == list(range(N))
 
 
+def test_shuffle_chunk_seed_changes_the_order_only_with_a_chunk_size(rec_file):
+    def order(**kw):
+        it = mx.io.ImageRecordIter(path_imgrec=rec_file[0], data_shape=(3, 8, 8), batch_size=N,
+                                   shuffle=True, seed=4, verbose=False, **kw)
+        return list(next(iter(it)).label[0].asnumpy())
+    base = order()
+    assert sorted(base) == list(range(N))
+    assert order(shuffle_chunk_seed=9) == base
+    assert order(shuffle_chunk_size=64, shuffle_chunk_seed=9) != base
+    assert order(shuffle_chunk_size=64, shuffle_chunk_seed=9) == \
+        order(shuffle_chunk_size=8, shuffle_chunk_seed=9)
+
+
 def _part_ids(rec, idx, num_parts):
     """The records (their labels) of each part, as this package cuts the file."""
     out = []
