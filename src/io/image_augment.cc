@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -48,6 +49,20 @@ int PickInterMethod(int method, int sw, int sh, int dw, int dh, AugRandom* rng) 
   }
   if (method == 10) return UniformInt(rng, 0, 4);
   return method;
+}
+
+int AugmenterPasses(const std::string& aug_seq, const std::string& known, const char* iter) {
+  int passes = 0;
+  std::istringstream names(aug_seq);
+  for (std::string name; std::getline(names, name, ',');) {
+    const size_t b = name.find_first_not_of(" \t"), e = name.find_last_not_of(" \t");
+    name = b == std::string::npos ? std::string() : name.substr(b, e - b + 1);
+    CHECK(name == known) << iter << ": aug_seq '" << aug_seq << "' names augmenter '" << name
+                         << "', which is not known (only " << known << ")";
+    ++passes;
+  }
+  CHECK_GT(passes, 0) << iter << ": aug_seq is empty (the default is " << known << ")";
+  return passes;
 }
 
 cv::Mat ResizeShorterEdge(const cv::Mat& src, int size, int inter_method, AugRandom* rng,

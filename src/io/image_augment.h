@@ -116,6 +116,10 @@ int PickInterMethod(int method, int sw, int sh, int dw, int dh, AugRandom* rng);
 cv::Mat ResizeShorterEdge(const cv::Mat& src, int size, int inter_method, AugRandom* rng,
                           const std::string& where);
 
+/*! \brief How many times aug_seq (MXNet's comma-separated augmenter names, applied in turn)
+ *  applies `known`, the one augmenter an iterator has; another name fails naming `iter`. */
+int AugmenterPasses(const std::string& aug_seq, const std::string& known, const char* iter);
+
 /*! \brief Adds per-channel offsets to an 8-bit 3-channel image, clamping to [0, limit_k]. */
 void AddClamped(cv::Mat* img, const float offset[3], const int limit[3]);
 

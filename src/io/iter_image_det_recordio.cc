@@ -188,8 +188,7 @@ class ImageDetRecordSource : public BatchSource {
           parser_.part_index < parser_.num_parts)
         << kName << ": part_index must be in [0, num_parts), given part_index="
         << parser_.part_index << " num_parts=" << parser_.num_parts;
-    CHECK(parser_.aug_seq == "det_aug_default")
-        << kName << ": aug_seq '" << parser_.aug_seq << "' is not known (only det_aug_default)";
+    aug_passes_ = AugmenterPasses(parser_.aug_seq, "det_aug_default", kName);
     CHECK(parser_.label_width == -1 || parser_.label_width > 0)
         << kName << ": label_width must be -1 (variable) or > 0, given " << parser_.label_width;
   }
@@ -319,7 +318,10 @@ class ImageDetRecordSource : public BatchSource {
     std::seed_seq seq{static_cast<uint32_t>(batch_.seed), static_cast<uint32_t>(epoch),
                       static_cast<uint32_t>(rec), static_cast<uint32_t>(rec >> 32)};
     AugRandom rng(seq);
-    const cv::Mat res = augmenter_->Process(decoded, &raw_label, &rng, where);
+    cv::Mat res = decoded;
+    for (int pass = 0; pass < aug_passes_; ++pass) {
+      res = augmenter_->Process(res, &raw_label, &rng, where);
+    }
     WritePixels(res, use_mean_img, data);
     std::fill(label, label + LabelWidth(), parser_.label_pad_value);
     label[0] = res.channels();
@@ -362,6 +364,7 @@ class ImageDetRecordSource : public BatchSource {
   ImageDetBatchParam batch_;
   DefaultImageDetAugmentParam aug_param_;
   ImageDetNormalizeParam norm_;
+  int aug_passes_ = 1;  // aug_seq "det_aug_default,det_aug_default" applies it twice
   std::unique_ptr<DefaultImageDetAugmenter> augmenter_;
   std::unique_ptr<RecordFile> file_;
   std::vector<uint64_t> offsets_;

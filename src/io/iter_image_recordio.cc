@@ -249,8 +249,7 @@ class ImageRecordIter : public DataIter {
           parser_.part_index < parser_.num_parts)
         << name_ << ": part_index must be in [0, num_parts), given part_index="
         << parser_.part_index << " num_parts=" << parser_.num_parts;
-    CHECK(parser_.aug_seq == "aug_default")
-        << name_ << ": aug_seq '" << parser_.aug_seq << "' is not known (only aug_default)";
+    aug_passes_ = AugmenterPasses(parser_.aug_seq, "aug_default", name_);
     dtype_ = mode_ == PixelMode::kUint8 ? kUint8 : mode_ == PixelMode::kInt8 ? kInt8 : kFloat32;
     if (prefetch_.dtype.has_value()) {
       dtype_ = prefetch_.dtype.value();
@@ -413,7 +412,7 @@ class ImageRecordIter : public DataIter {
                       static_cast<uint32_t>(rec >> 32)};
     AugRandom rng(seq);
     cv::Mat res;
-    if (channels != 4 && augmenter_->PlainCrop()) {
+    if (channels != 4 && aug_passes_ == 1 && augmenter_->PlainCrop()) {
       // decode only the crop window; an image smaller than data_shape is decoded whole
       bool cropped = false;
       auto pick = [&](int w, int h) {
@@ -437,6 +436,7 @@ class ImageRecordIter : public DataIter {
     if (res.empty()) {
       cv::Mat decoded = DecodeRecordImage(img, img_size, channels, where);
       res = augmenter_->Process(decoded, &rng, where());
+      for (int pass = 1; pass < aug_passes_; ++pass) res = augmenter_->Process(res, &rng, where());
     }
     bool flip = norm_.mirror;
     float contrast = 1, illumination = 0;
@@ -520,6 +520,7 @@ class ImageRecordIter : public DataIter {
   ImageNormalizeParam norm_;
   PrefetchParam prefetch_;
   int dtype_ = kFloat32;
+  int aug_passes_ = 1;  // aug_seq "aug_default,aug_default" applies it twice
   std::unique_ptr<DefaultImageAugmenter> augmenter_;
   std::unique_ptr<RecordFile> file_;
   std::vector<uint64_t> offsets_;

@@ -149,6 +149,20 @@ def test_shuffle_chunk_seed_changes_the_order_only_with_a_chunk_size(rec_file):
         order(shuffle_chunk_size=8, shuffle_chunk_seed=9)
 
 
+def test_aug_seq_applies_the_default_augmenter_in_turn(rec_file):
+    def batch(**kw):
+        it = mx.io.ImageRecordIter(path_imgrec=rec_file[0], data_shape=(3, 8, 8), batch_size=N,
+                                   verbose=False, **kw)
+        return next(iter(it)).data[0].asnumpy()
+    # a second center crop of a data_shape image changes nothing; a second resize does
+    np.testing.assert_array_equal(batch(aug_seq='aug_default, aug_default'), batch())
+    twice = batch(aug_seq='aug_default,aug_default', resize=12)
+    assert twice.shape == (N, 3, 8, 8) and (twice != batch(resize=12)).any()
+    for bad in ('', 'aug_default,det_aug_default', 'foo'):
+        with pytest.raises(MXNetError, match='aug_seq'):
+            batch(aug_seq=bad)
+
+
 def _part_ids(rec, idx, num_parts):
     """The records (their labels) of each part, as this package cuts the file."""
     out = []
