@@ -152,19 +152,23 @@ class ImageDetRecordSource : public BatchSource {
     for (; recs.size() < bs && cursor_ < n; ++cursor_) recs.push_back(order_[cursor_]);
     const size_t real = recs.size();
     // round_batch: the last batch is completed from the epoch's start (every epoch starts
-    // at its first record, so a reset in the middle of an epoch is safe)
-    for (size_t i = 0; batch_.round_batch && recs.size() < bs; ++i) recs.push_back(order_[i % n]);
+    // at its first record, so a reset in the middle of an epoch is safe); without it, the
+    // padded slots hold what they held in the previous batch: its records, made again
+    // (each record's augmentation is seeded by its epoch and position, so identically)
+    for (size_t i = real; recs.size() < bs; ++i) {
+      const bool keep = !batch_.round_batch && previous_.size() == bs;
+      recs.push_back(keep ? previous_[i] : order_[(i - real) % n]);
+    }
     const size_t data_size = parser_.data_shape.Size(), label_size = LabelWidth();
-    // with round_batch=0 the slots after the last record keep the previous batch's values
-    buffer_.data.resize(bs * data_size);
-    buffer_.label.resize(bs * label_size);
-    buffer_.index.resize(bs);
-    ForEachSlot(static_cast<int64_t>(recs.size()), Threads(), [&](int64_t i) {
-      ProcessRecord(recs[i], epoch_, true, &buffer_.data[i * data_size],
-                    &buffer_.label[i * label_size], &buffer_.index[i]);
+    out->data.resize(bs * data_size);
+    out->label.resize(bs * label_size);
+    out->index.resize(bs);
+    ForEachSlot(static_cast<int64_t>(bs), Threads(), [&](int64_t i) {
+      ProcessRecord(recs[i], epoch_, true, &out->data[i * data_size],
+                    &out->label[i * label_size], &out->index[i]);
     });
-    buffer_.pad = static_cast<int>(bs - real);
-    *out = buffer_;
+    out->pad = static_cast<int>(bs - real);
+    previous_ = std::move(recs);
     return true;
   }
 
@@ -341,17 +345,25 @@ class ImageDetRecordSource : public BatchSource {
     const float stdv[4] = {norm_.std_r, norm_.std_g, norm_.std_b, norm_.std_a};
     const bool channel_mean = mean[0] > 0 || mean[1] > 0 || mean[2] > 0 || mean[3] > 0;
     const bool image_mean = !channel_mean && use_mean_img && !mean_img_.empty();
+    const int rows = std::min(h, img.rows), cols = std::min(w, img.cols);
     for (int k = 0; k < c; ++k) {
       const int src_k = c == 1 ? 0 : kBGRtoRGB[k];
-      const double div = stdv[k] > 0 ? stdv[k] : 1.0;
+      // v = (pixel - mean) / std * scale = pixel * mul + add, pixel 0 outside the image
+      const double mul = norm_.scale / (stdv[k] > 0 ? stdv[k] : 1.0);
+      const double add = channel_mean ? -mean[k] * mul : 0.0;
+      double* plane = data + size_t(k) * h * w;
+      const float* mean_plane = image_mean ? mean_img_.data() + size_t(k) * h * w : nullptr;
       for (int y = 0; y < h; ++y) {
-        const uint8_t* row = y < img.rows ? img.ptr<uint8_t>(y) : nullptr;
-        for (int x = 0; x < w; ++x) {
-          const size_t at = (size_t(k) * h + y) * w + x;
-          double v = row != nullptr && x < img.cols ? row[x * c + src_k] : 0.0;
-          if (channel_mean) v -= mean[k];
-          if (image_mean) v -= mean_img_[at];
-          data[at] = v / div * norm_.scale;
+        double* out = plane + size_t(y) * w;
+        const uint8_t* row = y < rows ? img.ptr<uint8_t>(y) + src_k : nullptr;
+        int x = 0;
+        if (row != nullptr) {
+          for (; x < cols; ++x) out[x] = row[x * c] * mul + add;
+        }
+        std::fill(out + x, out + w, add);
+        if (mean_plane != nullptr) {
+          const float* m = mean_plane + size_t(y) * w;
+          for (x = 0; x < w; ++x) out[x] -= m[x] * mul;
         }
       }
     }
@@ -374,7 +386,7 @@ class ImageDetRecordSource : public BatchSource {
   uint64_t epoch_ = 0;
   std::vector<size_t> order_;
   size_t cursor_ = 0;
-  HostBatch buffer_;
+  std::vector<size_t> previous_;  // the records of the previous batch
 };
 
 DataIter* CreateImageDetRecordIter(const IterKwargs& kwargs) {
