@@ -139,6 +139,17 @@ const std::vector<VarInfo>& AllVars() {
        "vary without end."},
       {"MXNET_MKLDNN_CACHE_NUM", "int", "-1", "",
        "The old name of MXNET_ONEDNN_CACHE_NUM (MXNet 1.x), read when the new one is not set."},
+      // ---- Subgraph backends ----
+      {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
+       "The subgraph backend Symbol.bind and simple_bind partition the graph with before "
+       "running it: ONEDNN (old name MKLDNN) fuses convolution + batch norm + activation + sum "
+       "and FullyConnected + activation into oneDNN primitives with post-ops; default and "
+       "default_v2 are the test backends (ops named through MXSetSubgraphPropertyOpNames). "
+       "Unset, empty or NONE: no partitioning. An unknown name fails the bind naming it. Read "
+       "at each bind. optimize_for and hybridize(backend=...) name their backend directly."},
+      {"MXNET_SUBGRAPH_VERBOSE", "int", "1", "",
+       "Logging of graph partitioning: 0 silent, 1 logs the backend applied, 2 also each "
+       "property (pattern) applied."},
       // ---- Profiler ----
       {"MXNET_PROFILER_AUTOSTART", "bool", "0", "",
        "When 1, the profiler starts when the library loads, recording what MXNET_PROFILER_MODE "

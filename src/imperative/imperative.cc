@@ -239,7 +239,12 @@ bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArr
   } else {
     CHECK_EQ(outputs->size(), result.size()) << "Operator " << attrs.op->name
                                              << ": wrong number of out= arrays";
-    for (size_t i = 0; i < result.size(); ++i) CopyFromTo(result[i], (*outputs)[i]);
+    for (size_t i = 0; i < result.size(); ++i) {
+      // A hidden output the function did not produce, or one the caller gave no array (an
+      // executor leaves outputs nobody reads unallocated), is not copied.
+      if (result[i].is_none() || (*outputs)[i].is_none()) continue;
+      CopyFromTo(result[i], (*outputs)[i]);
+    }
   }
   if (tls_recording) RecordOp(attrs, inputs, Pointers(outputs));
   return true;

@@ -1,0 +1,151 @@
+"""Subgraph backends: partitioning by op names (the 'default' test backends), optimize_for,
+MXNET_SUBGRAPH_BACKEND at bind, hybridize(backend=...), and bad backend names."""
+import ctypes
+import json
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet.base import _LIB, MXNetError, SymbolHandle, c_str, c_str_array, check_call, mx_uint
+from mxnet.symbol import Symbol
+from mxnet.test_utils import environment
+
+
+def _set_op_names(backend, names):
+    check_call(_LIB.MXSetSubgraphPropertyOpNamesV2(c_str(backend), mx_uint(len(names)),
+                                                   c_str_array(names)))
+
+
+def _clear_op_names(backend):
+    check_call(_LIB.MXRemoveSubgraphPropertyOpNamesV2(c_str(backend)))
+
+
+def _ops(sym):
+    return [n["op"] for n in json.loads(sym.tojson())["nodes"]]
+
+
+def _run(sym, inputs):
+    args = {k: v for k, v in inputs.items() if k in sym.list_arguments()}
+    aux = {k: v.copy() for k, v in inputs.items() if k in sym.list_auxiliary_states()}
+    exe = sym.bind(mx.cpu(), args=args, aux_states=aux, grad_req="null")
+    exe.forward()
+    return [o.asnumpy() for o in exe.outputs]
+
+
+def _inputs(sym, **shapes):
+    arg_shapes, _, aux_shapes = sym.infer_shape(**shapes)
+    names = sym.list_arguments() + sym.list_auxiliary_states()
+    return {n: mx.nd.random.uniform(0.5, 1.5, shape=s)
+            for n, s in zip(names, arg_shapes + aux_shapes)}
+
+
+def _branchy():
+    data = mx.sym.var("data")
+    e = mx.sym.exp(data)
+    out = mx.sym.cos(e) + mx.sym.sin(e)
+    return mx.sym.BatchNorm(out, name="bn")
+
+
+def test_named_ops_fold_into_cached_op_nodes_with_same_results():
+    sym = _branchy()
+    _set_op_names("default", ["exp", "sin", "BatchNorm"])
+    try:
+        part = sym.optimize_for("default")
+    finally:
+        _clear_op_names("default")
+    assert part.list_inputs() == sym.list_inputs()
+    assert part.list_arguments() == sym.list_arguments()
+    assert part.list_auxiliary_states() == sym.list_auxiliary_states()
+    ops = _ops(part)
+    assert "_CachedOp" in ops and "exp" not in ops and "sin" not in ops and "cos" in ops
+    inputs = _inputs(sym, data=(2, 3, 4, 4))
+    for a, b in zip(_run(sym, inputs), _run(part, inputs)):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_a_path_through_an_outside_node_splits_the_subgraph():
+    # exp -> cos (outside) -> plus: exp and plus in one node would make a cycle
+    data = mx.sym.var("data")
+    e = mx.sym.exp(data)
+    sym = mx.sym.cos(e) + e
+    _set_op_names("default_v2", ["exp", "elemwise_add", "_plus", "_Plus"])
+    try:
+        part = sym.optimize_for("default_v2")
+    finally:
+        _clear_op_names("default_v2")
+    assert _ops(part).count("_CachedOp") == 2
+    inputs = {"data": mx.nd.array([[0.1, 0.2], [0.3, 0.4]])}
+    np.testing.assert_allclose(_run(sym, inputs)[0], _run(part, inputs)[0], rtol=1e-6)
+
+
+def test_no_op_names_leaves_the_graph_unchanged():
+    sym = _branchy()
+    part = sym.optimize_for("default")
+    assert _ops(part) == _ops(sym)
+
+
+def test_build_subgraph_by_op_names_through_the_c_api_and_json_round_trip():
+    sym = _branchy()
+    out = SymbolHandle()
+    names = ["exp", "cos"]
+    check_call(_LIB.MXBuildSubgraphByOpNames(sym.handle, c_str("default"), mx_uint(len(names)),
+                                             c_str_array(names), ctypes.byref(out)))
+    part = Symbol(out)
+    reloaded = mx.sym.load_json(part.tojson())
+    assert _ops(reloaded) == _ops(part)
+    inputs = _inputs(sym, data=(1, 2, 3, 3))
+    for a, b in zip(_run(sym, inputs), _run(reloaded, inputs)):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_env_backend_partitions_at_bind():
+    sym = _branchy()
+    inputs = _inputs(sym, data=(2, 2, 3, 3))
+    expected = _run(sym, inputs)
+    check_call(_LIB.MXSetSubgraphPropertyOpNames(c_str("default"), mx_uint(2),
+                                                 c_str_array(["exp", "sin"])))
+    try:
+        with environment("MXNET_SUBGRAPH_BACKEND", "default"):
+            got = _run(sym, inputs)
+    finally:
+        check_call(_LIB.MXRemoveSubgraphPropertyOpNames(c_str("default")))
+    for a, b in zip(expected, got):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_unknown_backend_is_an_error_naming_it():
+    sym = _branchy()
+    with pytest.raises(MXNetError, match="NoSuchBackend"):
+        sym.optimize_for("NoSuchBackend")
+    inputs = _inputs(sym, data=(1, 2, 3, 3))
+    with environment("MXNET_SUBGRAPH_BACKEND", "NoSuchBackend"):
+        with pytest.raises(MXNetError, match="NoSuchBackend"):
+            _run(sym, inputs)
+    net = mx.gluon.nn.Dense(2)
+    net.initialize()
+    net.hybridize(backend="NoSuchBackend")
+    with pytest.raises(MXNetError, match="NoSuchBackend"):
+        net(mx.nd.ones((1, 3)))
+
+
+def test_bad_option_value_is_an_error_naming_it():
+    with pytest.raises(MXNetError, match="dedup_subgraph"):
+        _branchy().optimize_for("default", dedup_subgraph="maybe")
+
+
+def test_dedup_subgraph_shares_one_input_per_entry():
+    data = mx.sym.var("data")
+    sym = data + data
+    _set_op_names("default", ["elemwise_add", "_plus", "_Plus"])
+    try:
+        plain = sym.optimize_for("default")
+        dedup = sym.optimize_for("default", dedup_subgraph=True)
+    finally:
+        _clear_op_names("default")
+    node = lambda s: [n for n in json.loads(s.tojson())["nodes"] if n["op"] == "_CachedOp"][0]
+    assert len(node(plain)["inputs"]) == 2
+    assert len(node(dedup)["inputs"]) == 1
+    inputs = {"data": mx.nd.array([1.0, 2.0])}
+    np.testing.assert_allclose(_run(dedup, inputs)[0], [2.0, 4.0])
+    np.testing.assert_allclose(_run(plain, inputs)[0], [2.0, 4.0])
