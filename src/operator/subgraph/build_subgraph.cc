@@ -217,12 +217,15 @@ void ReplaceSubgraph(const std::unordered_set<const nnvm::Node*>& members,
     for (size_t i = 0; i < in_edges.size(); ++i) *in_edges[i] = originals[i];
     return;
   }
-  std::vector<nnvm::ObjectPtr> vars = sub.ListInputs(nnvm::Symbol::kAll);
-  node->inputs.clear();
-  node->inputs.reserve(vars.size());
-  for (const nnvm::ObjectPtr& v : vars) node->inputs.push_back(var_source.at(v.get()).first);
-  for (size_t i = 0; i < vars.size(); ++i) {
-    (*order)[&node->inputs[i]] = var_source.at(vars[i].get()).second;
+  if (node->inputs.empty()) {
+    for (const nnvm::ObjectPtr& v : sub.ListInputs(nnvm::Symbol::kAll)) node->inputs.emplace_back(v, 0, 0);
+  }
+  for (nnvm::NodeEntry& in : node->inputs) {  // the subgraph's variables -> what they stand for
+    auto it = var_source.find(in.node.get());
+    CHECK(it != var_source.end()) << "subgraph property: node " << node->attrs.name
+                                  << " takes an input that is not a variable of its subgraph";
+    in = it->second.first;
+    (*order)[&in] = it->second.second;
   }
   for (nnvm::NodeEntry* e : out_edges) {
     uint32_t index = out_index.at(EntryKey{e->node.get(), e->index});

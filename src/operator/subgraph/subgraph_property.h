@@ -35,8 +35,10 @@ class SubgraphSelector {
  * \brief One rule of a backend: which nodes form a subgraph and which node replaces it.
  * The partitioner hands CreateSubgraphNode the subgraph as a symbol whose variables stand
  * for the subgraph's inputs (one per incoming edge, "<entry name><n>") and whose outputs are
- * the entries read outside it; it then gives the returned node its inputs in the order of
- * that symbol's ListInputs(kAll). A property that returns nullptr leaves the nodes as they are.
+ * the entries read outside it. The returned node either has no inputs (it then gets them in
+ * the order of that symbol's ListInputs(kAll)) or lists the symbol's variables in the order it
+ * wants; the partitioner replaces each by the entry it stands for. Its outputs are the
+ * symbol's, in order. A property that returns nullptr leaves the nodes as they are.
  */
 class SubgraphProperty {
  public:

@@ -149,3 +149,100 @@ def test_dedup_subgraph_shares_one_input_per_entry():
     inputs = {"data": mx.nd.array([1.0, 2.0])}
     np.testing.assert_allclose(_run(dedup, inputs)[0], [2.0, 4.0])
     np.testing.assert_allclose(_run(plain, inputs)[0], [2.0, 4.0])
+
+
+# ---------------------------------------------------------------- the ONEDNN backend
+def _fused_ops(sym):
+    return [op for op in _ops(sym) if op.startswith("_sg_onednn")]
+
+
+def _check_fused_equals_unfused(sym, backend="ONEDNN", **shapes):
+    part = sym.optimize_for(backend)
+    assert part.list_arguments() == sym.list_arguments()
+    assert part.list_auxiliary_states() == sym.list_auxiliary_states()
+    arg_shapes, _, aux_shapes = sym.infer_shape(**shapes)
+    rng = np.random.RandomState(3)
+    inputs = {}
+    for n, s in zip(sym.list_arguments() + sym.list_auxiliary_states(), arg_shapes + aux_shapes):
+        low, high = (0.5, 1.5) if n.endswith("var") else (-0.5, 0.5)
+        inputs[n] = mx.nd.array(rng.uniform(low, high, s))
+    for a, b in zip(_run(sym, inputs), _run(part, inputs)):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+    return part
+
+
+def _conv_bn(data, name, **kwargs):
+    conv = mx.sym.Convolution(data, kernel=(3, 3), num_filter=4, name=name + "_conv", **kwargs)
+    return mx.sym.BatchNorm(conv, fix_gamma=False, eps=1e-4, name=name + "_bn")
+
+
+@pytest.mark.parametrize("act", ["relu", "sigmoid", "tanh", "softrelu"])
+def test_conv_bn_act_fuses_into_one_node(act):
+    data = mx.sym.var("data")
+    sym = mx.sym.Activation(_conv_bn(data, "a", pad=(1, 1)), act_type=act)
+    part = _check_fused_equals_unfused(sym, data=(2, 3, 6, 6))
+    assert _fused_ops(part) == ["_sg_onednn_conv"] and "BatchNorm" not in _ops(part)
+
+
+def test_conv_bn_sum_relu_fuses_the_residual_add():
+    data = mx.sym.var("data")
+    first = mx.sym.Activation(_conv_bn(data, "a", pad=(1, 1)), act_type="relu")
+    second = _conv_bn(first, "b", pad=(1, 1), no_bias=True)
+    sym = mx.sym.Activation(second + first, act_type="relu")
+    part = _check_fused_equals_unfused(sym, data=(2, 4, 5, 5))
+    assert _fused_ops(part) == ["_sg_onednn_conv", "_sg_onednn_conv"]
+    assert "elemwise_add" not in _ops(part) and "Activation" not in _ops(part)
+
+
+def test_conv_that_onednn_does_not_take_runs_the_plain_kernel_with_the_same_steps():
+    # stride 2 without padding gives oneDNN a negative right padding: the plain path
+    data = mx.sym.var("data")
+    sym = mx.sym.Activation(_conv_bn(data, "a", stride=(2, 2)), act_type="relu")
+    part = _check_fused_equals_unfused(sym, data=(1, 3, 8, 8))
+    assert _fused_ops(part) == ["_sg_onednn_conv"]
+
+
+@pytest.mark.parametrize("act", ["relu", "tanh"])
+def test_fully_connected_act_fuses_under_the_old_name_too(act):
+    data = mx.sym.var("data")
+    sym = mx.sym.Activation(mx.sym.FullyConnected(data, num_hidden=7, name="fc"), act_type=act)
+    for backend in ("ONEDNN", "MKLDNN"):
+        part = _check_fused_equals_unfused(sym, backend, data=(3, 5))
+        assert _fused_ops(part) == ["_sg_onednn_fully_connected"]
+
+
+def test_a_conv_output_read_elsewhere_is_not_fused():
+    data = mx.sym.var("data")
+    conv = mx.sym.Convolution(data, kernel=(1, 1), num_filter=2, name="c")
+    sym = mx.sym.Group([mx.sym.Activation(conv, act_type="relu"), conv * 2])
+    part = _check_fused_equals_unfused(sym, data=(1, 2, 3, 3))
+    assert _fused_ops(part) == []
+
+
+def test_fused_graph_saves_and_loads_as_json():
+    data = mx.sym.var("data")
+    sym = mx.sym.Activation(_conv_bn(data, "a", pad=(1, 1)), act_type="relu")
+    part = sym.optimize_for("ONEDNN")
+    again = mx.sym.load_json(part.tojson())
+    assert _ops(again) == _ops(part)
+    assert again.list_auxiliary_states() == sym.list_auxiliary_states()
+
+
+def test_hybridize_with_onednn_backend_matches_plain_hybridize():
+    net = mx.gluon.nn.HybridSequential()
+    net.add(mx.gluon.nn.Conv2D(4, 3, padding=1), mx.gluon.nn.BatchNorm(),
+            mx.gluon.nn.Activation("relu"), mx.gluon.nn.Dense(3, activation="relu"))
+    net.initialize(mx.init.Xavier())
+    x = mx.nd.random.uniform(shape=(2, 3, 5, 5))
+    net(x)
+    for p in net.collect_params().values():
+        if p.name.endswith("running_var"):
+            p.set_data(mx.nd.random.uniform(0.5, 1.5, shape=p.shape))
+        elif p.name.endswith(("running_mean", "beta")):
+            p.set_data(mx.nd.random.uniform(-0.5, 0.5, shape=p.shape))
+    net.hybridize()
+    expected = net(x).asnumpy()
+    net.hybridize(backend="ONEDNN")
+    got = net(x).asnumpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+    assert _fused_ops(net._cached_graph[1]) == ["_sg_onednn_conv", "_sg_onednn_fully_connected"]

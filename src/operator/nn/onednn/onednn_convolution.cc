@@ -6,6 +6,7 @@
 
 #include "operator/nn/convolution_kernels.h"
 #include "operator/nn/onednn/onednn_base.h"
+#include "operator/nn/onednn/onednn_post_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -101,19 +102,24 @@ std::string Key(const ConvGeometry& g, const char* kind) {
   return buf;
 }
 
+// post (may be null): fused post-ops; with a sum the destination keeps the caller's plain
+// layout, which holds the sum operand when the primitive runs.
 dnnl::convolution_forward::primitive_desc ForwardPd(const ConvGeometry& g, const Descs& d,
-                                                     dnnl::prop_kind prop) {
+                                                     dnnl::prop_kind prop,
+                                                     const onednn::PostOps* post = nullptr) {
   const auto alg = dnnl::algorithm::convolution_direct;
   const memory::desc bias = g.bias ? d.bias : memory::desc();
+  const memory::desc dst = post != nullptr && post->has_sum() ? d.dst : Any(d.dst);
+  const dnnl::primitive_attr attr = post != nullptr ? post->Attr() : dnnl::primitive_attr();
 #if DNNL_VERSION_MAJOR >= 3
   return dnnl::convolution_forward::primitive_desc(onednn::CpuEngine(), prop, alg, Any(d.src),
-                                                   Any(d.weights), bias, Any(d.dst), d.strides,
-                                                   d.dilates, d.pad_l, d.pad_r);
+                                                   Any(d.weights), bias, dst, d.strides,
+                                                   d.dilates, d.pad_l, d.pad_r, attr);
 #else
   return dnnl::convolution_forward::primitive_desc(
-      dnnl::convolution_forward::desc(prop, alg, Any(d.src), Any(d.weights), bias, Any(d.dst),
+      dnnl::convolution_forward::desc(prop, alg, Any(d.src), Any(d.weights), bias, dst,
                                       d.strides, d.dilates, d.pad_l, d.pad_r),
-      onednn::CpuEngine());
+      attr, onednn::CpuEngine());
 #endif
 }
 
@@ -175,12 +181,14 @@ bool ConvUsesOneDNN(const ConvGeometry& g, int dtype) {
 }
 
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
-                       const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req) {
+                       const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
+                       const onednn::PostOps* post) {
   if (req == kNullOp) return;
-  ForwardEntry& e = ForwardCache().Get(Key(g, "fwd"), [&] {
+  const std::string key = Key(g, "fwd") + (post != nullptr ? post->Key() : std::string());
+  ForwardEntry& e = ForwardCache().Get(key, [&] {
     ForwardEntry f;
     f.d = MakeDescs(g);
-    f.pd = ForwardPd(g, f.d, dnnl::prop_kind::forward_training);
+    f.pd = ForwardPd(g, f.d, dnnl::prop_kind::forward_training, post);
     f.prim = dnnl::convolution_forward(f.pd);
     f.src = Reorder(f.d.src, f.pd.src_desc());
     f.weights = Reorder(f.d.weights, f.pd.weights_desc());
@@ -272,7 +280,7 @@ void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob
 bool ConvUsesOneDNN(const ConvGeometry&, int) { return false; }
 
 void ConvForwardOneDNN(const ConvGeometry&, const OpContext&, const TBlob&, const TBlob&,
-                       const TBlob*, const TBlob&, OpReqType) {
+                       const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*) {
   LOG(FATAL) << "Convolution: this build has no oneDNN";
 }
 
