@@ -147,7 +147,11 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
                                          const std::vector<NDArray>& aux_states,
                                          const Executor* share_outputs_with) {
   CHECK(!given.outputs.empty()) << "bind: the symbol has no outputs";
-  const nnvm::Symbol sym = op::PartitionForEnvBackend(given);  // MXNET_SUBGRAPH_BACKEND
+  bool need_grad = false;
+  for (size_t i = 0; i < grad_reqs.size() && i < arg_grads.size(); ++i) {
+    need_grad = need_grad || (grad_reqs[i] != kGradNull && !arg_grads[i].is_none());
+  }
+  const nnvm::Symbol sym = op::PartitionForEnvBackend(given, need_grad);  // MXNET_SUBGRAPH_BACKEND
   std::unique_ptr<Executor> ex(new Executor());
   ex->symbol_ = sym;
   ex->ctx_ = ctx;

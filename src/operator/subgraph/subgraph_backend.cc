@@ -60,6 +60,13 @@ nnvm::Symbol ApplySubgraphBackend(const nnvm::Symbol& sym, const std::string& na
   if (verbose > 0) LOG(INFO) << "Subgraph backend " << backend.name << " is activated.";
   nnvm::Symbol out = sym;
   for (size_t i = 0; i < backend.properties.size(); ++i) {
+    if (opts.need_grad && backend.properties[i]->inference_only()) {
+      if (verbose > 0) {
+        LOG(INFO) << "subgraph backend " << backend.name << ": property " << i + 1
+                  << " is for inference only and is skipped: gradients are wanted";
+      }
+      continue;
+    }
     if (verbose > 1) {
       LOG(INFO) << "subgraph backend " << backend.name << ": applying property " << i + 1
                 << " of " << backend.properties.size();
@@ -85,12 +92,13 @@ nnvm::Symbol OptimizeForBackend(const nnvm::Symbol& sym, const std::string& name
   return ApplySubgraphBackend(sym, name, opts);
 }
 
-nnvm::Symbol PartitionForEnvBackend(const nnvm::Symbol& sym) {
+nnvm::Symbol PartitionForEnvBackend(const nnvm::Symbol& sym, bool need_grad) {
   // Read at each bind (not cached): scripts and tests switch it between binds.
   const char* name = env::IsSet("MXNET_SUBGRAPH_BACKEND") ? std::getenv("MXNET_SUBGRAPH_BACKEND")
                                                           : nullptr;
   if (name == nullptr || *name == '\0' || std::string(name) == "NONE") return sym;
   PartitionOptions opts;
+  opts.need_grad = need_grad;
   auto& sets = SubgraphPropertyOpNameSet();
   auto it = sets.find(name);
   if (it != sets.end()) opts.op_names = &it->second;

@@ -47,6 +47,9 @@ class SubgraphProperty {
   virtual std::unique_ptr<SubgraphSelector> CreateSubgraphSelector(
       const std::unordered_set<std::string>& op_names) const = 0;
   virtual nnvm::ObjectPtr CreateSubgraphNode(const nnvm::Symbol& sym, int subgraph_id) const = 0;
+  /*! \brief Whether its nodes only compute forward (no gradient): skipped at a bind that
+   *  wants gradients, as MXNet 1.9.1 skips them. */
+  virtual bool inference_only() const { return false; }
 
   /*! \brief Op names for the test properties ("default", "default_v2"): none set, none picked. */
   void SetOpNames(std::unordered_set<std::string> names) { op_names_ = std::move(names); }
@@ -82,6 +85,8 @@ struct PartitionOptions {
   bool dedup_subgraph{false};
   /*! \brief When set, replaces each property's op names for this run (MXSetSubgraphPropertyOpNames). */
   const std::unordered_set<std::string>* op_names{nullptr};
+  /*! \brief Gradients are wanted: inference-only properties are not applied. */
+  bool need_grad{false};
 };
 
 /*! \brief The graph with every subgraph that prop selects replaced by prop's node; the
@@ -109,8 +114,9 @@ std::map<std::string, std::unordered_set<std::string>>& SubgraphPropertyOpNameSe
 void ParseCachedOpSubgraph(nnvm::NodeAttrs* attrs);
 
 /*! \brief bind / simple_bind: sym partitioned by the backend MXNET_SUBGRAPH_BACKEND names
- *  (read at each call; unset, empty or NONE: sym unchanged). */
-nnvm::Symbol PartitionForEnvBackend(const nnvm::Symbol& sym);
+ *  (read at each call; unset, empty or NONE: sym unchanged); need_grad: some argument wants
+ *  a gradient. */
+nnvm::Symbol PartitionForEnvBackend(const nnvm::Symbol& sym, bool need_grad);
 
 }  // namespace op
 }  // namespace mxnet

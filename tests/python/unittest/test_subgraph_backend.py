@@ -246,3 +246,28 @@ def test_hybridize_with_onednn_backend_matches_plain_hybridize():
     got = net(x).asnumpy()
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
     assert _fused_ops(net._cached_graph[1]) == ["_sg_onednn_conv", "_sg_onednn_fully_connected"]
+
+
+def test_residual_operand_first_keeps_the_argument_order():
+    data, other = mx.sym.var("data"), mx.sym.var("other")
+    shortcut = mx.sym.exp(other)
+    sym = mx.sym.Activation(shortcut + _conv_bn(data, "a", pad=(1, 1)), act_type="relu")
+    part = _check_fused_equals_unfused(sym, data=(1, 3, 4, 4), other=(1, 4, 4, 4))
+    fused = [n for n in json.loads(part.tojson())["nodes"] if n["op"] == "_sg_onednn_conv"]
+    assert len(fused) == 1 and fused[0]["attrs"]["sum_first"] == "True"
+
+
+def test_env_backend_skips_inference_only_fusion_when_gradients_are_wanted():
+    data = mx.sym.var("data")
+    sym = mx.sym.Activation(mx.sym.FullyConnected(data, num_hidden=3, name="fc"), act_type="relu")
+    x = mx.nd.array([[0.5, -1.0], [2.0, 0.25]])
+    grads = {}
+    for backend in (None, "ONEDNN"):
+        with environment("MXNET_SUBGRAPH_BACKEND", backend):
+            exe = sym.simple_bind(mx.cpu(), data=x.shape)
+            for name, arr in exe.arg_dict.items():
+                arr[:] = x if name == "data" else 0.3
+            exe.forward(is_train=True)
+            exe.backward(mx.nd.ones(exe.outputs[0].shape))
+            grads[backend] = exe.grad_dict["fc_weight"].asnumpy()
+    np.testing.assert_allclose(grads["ONEDNN"], grads[None])

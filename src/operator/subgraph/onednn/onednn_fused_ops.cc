@@ -30,9 +30,15 @@ struct FusedState {
   NodeAttrs base;
   OneDNNFusionParam fuse;
   uint32_t num_base_inputs{0};
-  uint32_t bn_input() const { return num_base_inputs; }  // gamma, beta, mean, var
-  uint32_t sum_input() const { return num_base_inputs + (fuse.with_bn ? 4 : 0); }
-  uint32_t num_inputs() const { return sum_input() + (fuse.with_sum ? 1 : 0); }
+  // Inputs: [sum when sum_first], the base op's, [gamma, beta, mean, var], [sum otherwise].
+  uint32_t base_input(uint32_t i) const { return (fuse.with_sum && fuse.sum_first ? 1 : 0) + i; }
+  uint32_t bn_input() const { return base_input(num_base_inputs); }
+  uint32_t sum_input() const {
+    return fuse.with_sum && fuse.sum_first ? 0 : bn_input() + (fuse.with_bn ? 4 : 0);
+  }
+  uint32_t num_inputs() const {
+    return bn_input() + (fuse.with_bn ? 4 : 0) + (fuse.with_sum && !fuse.sum_first ? 1 : 0);
+  }
 };
 
 const FusedState& State(const NodeAttrs& attrs) {
@@ -87,10 +93,11 @@ onednn::PostOps PostOpsOf(const OneDNNFusionParam& f) {
 std::vector<std::string> FusedInputNames(const NodeAttrs& attrs) {
   const FusedState& st = State(attrs);
   std::vector<std::string> names = ListInputNames(st.base);
+  if (st.fuse.with_sum && st.fuse.sum_first) names.insert(names.begin(), "sum");
   if (st.fuse.with_bn) {
     for (const char* n : {"gamma", "beta", "moving_mean", "moving_var"}) names.push_back(n);
   }
-  if (st.fuse.with_sum) names.push_back("sum");
+  if (st.fuse.with_sum && !st.fuse.sum_first) names.push_back("sum");
   return names;
 }
 
@@ -107,11 +114,11 @@ std::vector<uint32_t> FusedMutateInputs(const NodeAttrs& attrs) {
 bool FusedShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const FusedState& st = State(attrs);
   static const auto& finfer = nnvm::Op::GetAttr<FInferShape>("FInferShape");
-  std::vector<TShape> base_in(in->begin(), in->begin() + st.num_base_inputs);
+  std::vector<TShape> base_in(in->begin() + st.base_input(0), in->begin() + st.bn_input());
   const bool known = finfer[st.base.op](st.base, &base_in, out);
-  std::copy(base_in.begin(), base_in.end(), in->begin());
+  std::copy(base_in.begin(), base_in.end(), in->begin() + st.base_input(0));
   if (!known) return false;
-  const TShape& weight = (*in)[1];
+  const TShape& weight = (*in)[st.base_input(1)];
   if (st.fuse.with_bn) {
     for (uint32_t i = 0; i < 4; ++i) {
       AssignInputShape(attrs, st.bn_input() + i, &(*in)[st.bn_input() + i], TShape{weight[0]});
@@ -133,7 +140,7 @@ bool FusedType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* o
 struct Folded {
   std::vector<float> weight, bias;
   Folded(const FusedState& st, const std::vector<TBlob>& in, bool has_bias) {
-    const TBlob& w = in[1];
+    const TBlob& w = in[st.base_input(1)];
     const size_t filters = w.shape_[0], per = w.Size() / filters;
     const float* gamma = in[st.bn_input()].dptr<float>();
     const float* beta = in[st.bn_input() + 1].dptr<float>();
@@ -145,7 +152,7 @@ struct Folded {
     for (size_t o = 0; o < filters; ++o) {
       const float s = (st.fuse.bn_fix_gamma ? 1.f : gamma[o]) / std::sqrt(var[o] + st.fuse.bn_eps);
       for (size_t k = 0; k < per; ++k) weight[o * per + k] = wsrc[o * per + k] * s;
-      const float b = has_bias ? in[2].dptr<float>()[o] : 0.f;
+      const float b = has_bias ? in[st.base_input(2)].dptr<float>()[o] : 0.f;
       bias[o] = (b - mean[o]) * s + beta[o];
     }
   }
@@ -177,23 +184,24 @@ void RunFused(const NodeAttrs& attrs, const std::vector<TBlob>& in, OpReqType re
 void FusedConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const FusedState& st = State(attrs);
-  ConvGeometry g = MakeConvGeometry(st.base, in[0].shape_);
-  TBlob weight = in[1], bias_blob;
-  const TBlob* bias = g.bias ? &in[2] : nullptr;
+  const TBlob& data = in[st.base_input(0)];
+  ConvGeometry g = MakeConvGeometry(st.base, data.shape_);
+  TBlob weight = in[st.base_input(1)], bias_blob;
+  const TBlob* bias = g.bias ? &in[st.base_input(2)] : nullptr;
   std::unique_ptr<Folded> folded;
   if (st.fuse.with_bn) {
     folded = std::make_unique<Folded>(st, in, g.bias);
-    weight = TBlob(folded->weight.data(), in[1].shape_, kFloat32, in[1].ctx);
-    bias_blob = TBlob(folded->bias.data(), TShape{g.filters}, kFloat32, in[1].ctx);
+    weight = TBlob(folded->weight.data(), weight.shape_, kFloat32, weight.ctx);
+    bias_blob = TBlob(folded->bias.data(), TShape{g.filters}, kFloat32, weight.ctx);
     bias = &bias_blob;
     g.bias = true;
   }
   const bool onednn = ConvUsesOneDNN(g, kFloat32);
   RunFused(attrs, in, req[0], out[0], onednn, [&](const onednn::PostOps* post) {
     if (onednn) {
-      ConvForwardOneDNN(g, ctx, in[0], weight, bias, out[0], kWriteTo, post);
+      ConvForwardOneDNN(g, ctx, data, weight, bias, out[0], kWriteTo, post);
     } else {
-      ConvForwardPlain(g, ctx, in[0], weight, bias, out[0], kWriteTo);
+      ConvForwardPlain(g, ctx, data, weight, bias, out[0], kWriteTo);
     }
   });
 }

@@ -13,9 +13,10 @@ namespace op {
  * \brief What a fused node adds to its base operator (Convolution or FullyConnected), whose
  * own arguments sit beside these in the node's kwargs: base -> [BatchNorm with bn_eps,
  * bn_fix_gamma folded into weight and bias] -> [act_type] -> [+ sum input] -> [postsum_act_type].
+ * The sum input is the last input, or the first with sum_first.
  */
 struct OneDNNFusionParam : public dmlc::Parameter<OneDNNFusionParam> {
-  bool with_bn, with_act, with_sum, with_postsum_act, bn_fix_gamma;
+  bool with_bn, with_act, with_sum, sum_first, with_postsum_act, bn_fix_gamma;
   std::string act_type, postsum_act_type;
   float bn_eps;
   DMLC_DECLARE_PARAMETER(OneDNNFusionParam) {
@@ -25,6 +26,8 @@ struct OneDNNFusionParam : public dmlc::Parameter<OneDNNFusionParam> {
         "relu, sigmoid, tanh or softrelu.");
     DMLC_DECLARE_FIELD(with_sum).set_default(false).describe(
         "The last input added to the result (a residual connection).");
+    DMLC_DECLARE_FIELD(sum_first).set_default(false).describe(
+        "The sum input comes first, not last (the order the graph listed its inputs in).");
     DMLC_DECLARE_FIELD(with_postsum_act).set_default(false).describe(
         "An activation after the sum.");
     DMLC_DECLARE_FIELD(postsum_act_type).set_default("relu").describe(

@@ -77,6 +77,7 @@ class ChainSelector : public SubgraphSelector {
 struct Chain {
   nnvm::Node *base{nullptr}, *bn{nullptr}, *act{nullptr}, *sum{nullptr}, *post_act{nullptr};
   nnvm::NodeEntry sum_operand;
+  bool sum_first{false};  // the operand is the add's first input
 };
 
 bool ReadChain(const nnvm::Symbol& sym, const char* base_op, Chain* c) {
@@ -102,6 +103,7 @@ bool ReadChain(const nnvm::Symbol& sym, const char* base_op, Chain* c) {
     if (left_var == right_var) return false;
     nnvm::NodeEntry chain = left_var ? n->inputs[1] : n->inputs[0];
     c->sum_operand = left_var ? n->inputs[0] : n->inputs[1];
+    c->sum_first = left_var;
     if (chain.index != 0) return false;
     n = chain.node.get();
     if (IsFusableActivation(*n)) {
@@ -145,6 +147,7 @@ class ConvProperty : public SubgraphProperty {
       const std::unordered_set<std::string>&) const override {
     return std::make_unique<ChainSelector>("Convolution", true);
   }
+  bool inference_only() const override { return true; }
   nnvm::ObjectPtr CreateSubgraphNode(const nnvm::Symbol& sym, int id) const override {
     Chain c;
     if (!ReadChain(sym, "Convolution", &c)) return nullptr;
@@ -157,8 +160,14 @@ class ConvProperty : public SubgraphProperty {
       for (size_t i = 1; i < 5; ++i) n->inputs.push_back(c.bn->inputs[i]);
     }
     if (c.sum != nullptr) {
+      // where the add had it, so the graph lists its inputs in the same order
       n->attrs.dict["with_sum"] = "True";
-      n->inputs.push_back(c.sum_operand);
+      n->attrs.dict["sum_first"] = c.sum_first ? "True" : "False";
+      if (c.sum_first) {
+        n->inputs.insert(n->inputs.begin(), c.sum_operand);
+      } else {
+        n->inputs.push_back(c.sum_operand);
+      }
     }
     if (c.post_act != nullptr) {
       n->attrs.dict["with_postsum_act"] = "True";
@@ -175,6 +184,7 @@ class FCProperty : public SubgraphProperty {
       const std::unordered_set<std::string>&) const override {
     return std::make_unique<ChainSelector>("FullyConnected", false);
   }
+  bool inference_only() const override { return true; }
   nnvm::ObjectPtr CreateSubgraphNode(const nnvm::Symbol& sym, int id) const override {
     Chain c;
     if (!ReadChain(sym, "FullyConnected", &c) || c.act == nullptr) return nullptr;
