@@ -53,7 +53,7 @@ class ChainSelector : public SubgraphSelector {
       next = kBatchNorm;
     } else if (stage_ < kAct && IsFusableActivation(out)) {
       next = kAct;
-    } else if (conv_ && stage_ < kSum && IsSum(out)) {
+    } else if (conv_ && stage_ < kAct && IsSum(out)) {  // oneDNN's jit kernels: no act before sum
       next = kSum;
     } else if (conv_ && stage_ == kSum && IsFusableActivation(out)) {
       next = kPostSumAct;
