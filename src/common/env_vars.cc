@@ -47,7 +47,9 @@ const std::vector<VarInfo>& AllVars() {
        "MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE) and reuses a freed block for a later request of the "
        "same rounded size; Round rounds to a power of two below 2^ROUND_LINEAR_CUTOFF bytes and "
        "to a multiple of 2^ROUND_LINEAR_CUTOFF above, so blocks are reused more often when sizes "
-       "vary; Unpooled gives memory back to the system at once. (MXNet 1.9 did not pool CPU "
+       "vary; Unpooled gives memory back to the system at once. A pool never holds more than "
+       "twice the most memory its arrays have used at once: past that, cached blocks of sizes "
+       "no longer asked for go back to the system, oldest first. (MXNet 1.9 did not pool CPU "
        "memory; these CPU variables follow MXNet 2.0.)"},
       {"MXNET_CPU_MEM_POOL_RESERVE", "int", "5", "",
        "Percentage of physical memory the CPU pool leaves to the system and other processes: "
@@ -113,6 +115,14 @@ const std::vector<VarInfo>& AllVars() {
        "When 0, the size threshold is off, as with MXNET_USE_OPERATOR_TUNING=0. (MXNet 1.9 "
        "timed each operator at start-up to set per-operator thresholds; this build uses the "
        "fixed cost model of MXNET_USE_NUM_CORES_OPERATOR_TUNING instead, so nothing is timed.)"},
+      {"OMP_WAIT_POLICY", "string", "PASSIVE", "ACTIVE|PASSIVE",
+       "OpenMP's (libgomp's) own variable: whether a thread that finishes a parallel region "
+       "spins before it sleeps. When neither it nor GOMP_SPINCOUNT is set, the Python package "
+       "sets it to PASSIVE before it loads the library (a program using the C API directly gets "
+       "libgomp's default): spinning threads take the cores that the Python thread and the "
+       "engine's workers need between regions, which cost MLP training 10x on a busy 2-core "
+       "machine (docs/perf.md). Set ACTIVE (or a GOMP_SPINCOUNT) to keep libgomp's spinning. "
+       "Read once, when libgomp loads."},
       {"MXNET_USE_NUM_CORES_OPERATOR_TUNING", "int", "0", "",
        "The number of cores c the size threshold assumes; 0 means the number of OpenMP threads "
        "(OMP_NUM_THREADS, mx.util.set_num_omp_threads). A loop of n elements goes parallel when "

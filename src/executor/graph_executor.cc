@@ -43,15 +43,18 @@ std::string Names(const std::vector<std::string>& v) {
 
 // "<node>_<name>" for each output (FListOutputNames, else the output index), as MXNet's
 // monitor names them.
+// As MXNet 1.9.1 names them: outputs as list_outputs does ("<node>_output"), inputs
+// "<node>_<FListInputNames name>", else "<node>_input<i>".
 std::vector<std::string> MonitorNames(const nnvm::Node& n, bool inputs) {
-  static const auto& flist_out = nnvm::Op::GetAttr<FListOutputNames>("FListOutputNames");
   static const auto& flist_in = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
   std::vector<std::string> names;
-  const auto& flist = inputs ? flist_in : flist_out;
-  size_t count = inputs ? n.inputs.size() : n.num_outputs();
-  if (flist.contains(n.op())) names = flist[n.op()](n.attrs);
-  for (size_t i = names.size(); i < count; ++i) names.push_back(std::to_string(i));
-  names.resize(count);
+  if (!inputs) {
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) names.push_back(nnvm::OutputName(n, i));
+    return names;
+  }
+  if (flist_in.contains(n.op())) names = flist_in[n.op()](n.attrs);
+  for (size_t i = names.size(); i < n.inputs.size(); ++i) names.push_back("input" + std::to_string(i));
+  names.resize(n.inputs.size());
   for (std::string& s : names) s = n.attrs.name + "_" + s;
   return names;
 }
@@ -332,7 +335,12 @@ void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
     for (NDArray& a : ins) in_ptrs.push_back(&a);
     if (monitor_ && monitor_all_) {
       std::vector<std::string> names = MonitorNames(*inode.source, true);
-      for (size_t i = 0; i < ins.size(); ++i) monitor_(names[i], ins[i]);
+      for (size_t i = 0; i < ins.size(); ++i) {
+        // a variable input is reported under its own name too, before the node's (1.9.1)
+        const nnvm::Node& src = *inode.source->inputs[i].node;
+        if (src.is_variable()) monitor_(src.attrs.name, ins[i]);
+        monitor_(names[i], ins[i]);
+      }
     }
     outs.clear();
     uint32_t n_out = inode.source->num_outputs();
@@ -346,6 +354,16 @@ void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
 }
 
 void Executor::Forward(bool is_train) { RunNodes(0, plan_->num_forward_nodes, is_train); }
+
+void Executor::PartialForward(bool is_train, int step, int* step_left) {
+  const uint32_t n = plan_->num_forward_nodes;
+  if (step < 0 || static_cast<uint32_t>(step) >= n) {
+    *step_left = 0;
+    return;
+  }
+  RunNodes(step, step + 1, is_train);
+  *step_left = static_cast<int>(n - step - 1);
+}
 
 void Executor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
   Plan& p = *plan_;

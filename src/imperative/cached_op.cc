@@ -100,6 +100,34 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   std::vector<bool> is_output(n_entries, false), is_saved(n_entries, false);
   for (uint32_t e : output_entries_) is_output[e] = true;
   for (uint32_t e : saved_entries_) is_saved[e] = true;
+  reads_fwd_.assign(n_entries, 0);
+  reads_bwd_.assign(n_entries, 0);
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    for (const auto& in : idx[nid].inputs) {
+      ++(nid < num_forward_nodes_ ? reads_fwd_ : reads_bwd_)[idx.entry_id(in)];
+    }
+  }
+  keep_infer_ = is_output;
+  keep_train_ = is_output;
+  for (uint32_t e : saved_entries_) keep_train_[e] = true;
+  keep_backward_.assign(n_entries, false);
+  std::vector<uint32_t> grad_uses(n_entries, 0);
+  for (uint32_t e : grad_entries_) {
+    keep_backward_[e] = true;
+    ++grad_uses[e];
+  }
+  // A gradient computed by a backward node, read by nothing else and the gradient of one
+  // input only, can be written straight into an array the caller gives.
+  std::vector<bool> computed_in_backward(n_entries, false);
+  for (uint32_t nid = num_forward_nodes_; nid < idx.num_nodes(); ++nid) {
+    if (idx[nid].source->is_variable()) continue;
+    for (uint32_t i = 0; i < idx[nid].source->num_outputs(); ++i) {
+      computed_in_backward[idx.entry_id(nid, i)] = true;
+    }
+  }
+  for (uint32_t e : grad_entries_) {
+    grad_direct_.push_back(computed_in_backward[e] && grad_uses[e] == 1 && reads_bwd_[e] == 0);
+  }
   attrs_.resize(idx.num_nodes());
   unused_infer_.resize(idx.num_nodes());
   unused_train_.resize(idx.num_nodes());
@@ -123,7 +151,8 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
 }
 
 void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
-                   const std::vector<std::vector<bool>>& unused) const {
+                   const std::vector<std::vector<bool>>& unused,
+                   const std::vector<bool>& keep) const {
   const nnvm::IndexedGraph& idx = *idx_;
   Context ctx = Context::CPU();
   for (uint32_t e : input_entries_) {
@@ -135,6 +164,7 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
   NoRecordScope no_record;
   std::vector<NDArray> ins, outs;
   std::vector<NDArray*> in_ptrs;
+  std::vector<uint32_t> reads_left = begin < num_forward_nodes_ ? reads_fwd_ : reads_bwd_;
   for (uint32_t nid = begin; nid < end; ++nid) {
     const auto& inode = idx[nid];
     if (inode.source->is_variable()) continue;
@@ -148,8 +178,20 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
     }
     for (NDArray& a : ins) in_ptrs.push_back(&a);
     outs.clear();
+    const uint32_t n_out = inode.source->num_outputs();
+    for (uint32_t i = 0; i < n_out; ++i) {
+      if (!(*entries)[idx.entry_id(nid, i)].is_none()) {
+        for (uint32_t j = 0; j < n_out; ++j) outs.push_back((*entries)[idx.entry_id(nid, j)]);
+        break;
+      }
+    }
     Imperative::Get()->Invoke(ctx, attrs_[nid], in_ptrs, &outs, &unused[nid]);
     for (uint32_t i = 0; i < outs.size(); ++i) (*entries)[idx.entry_id(nid, i)] = outs[i];
+    ins.clear();
+    for (const auto& in : inode.inputs) {
+      uint32_t e = idx.entry_id(in);
+      if (--reads_left[e] == 0 && !keep[e]) (*entries)[e] = NDArray();
+    }
   }
 }
 
@@ -162,7 +204,8 @@ void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>*
                                       Imperative::Get()->is_training());
   std::vector<NDArray> entries(idx_->num_node_entries());
   for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = inputs[i];
-  Run(0, num_forward_nodes_, &entries, save ? unused_train_ : unused_infer_);
+  Run(0, num_forward_nodes_, &entries, save ? unused_train_ : unused_infer_,
+      save ? keep_train_ : keep_infer_);
   outputs->clear();
   for (uint32_t e : output_entries_) outputs->push_back(entries[e]);
   for (uint32_t e : saved_entries_) outputs->push_back(save ? entries[e] : NDArray());
@@ -184,7 +227,14 @@ void CachedOp::Backward(const std::vector<NDArray>& inputs, std::vector<NDArray>
         << "without autograd recording)";
     entries[saved_entries_[i]] = inputs[n_out + n_in + i];
   }
-  Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries, unused_train_);
+  // The caller's arrays for the gradients (see FNDArrayFunction), where a node can write them.
+  if (outputs->size() == grad_entries_.size()) {
+    for (size_t i = 0; i < grad_entries_.size(); ++i) {
+      if (grad_direct_[i] && !(*outputs)[i].is_none()) entries[grad_entries_[i]] = (*outputs)[i];
+    }
+  }
+  Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries, unused_train_,
+      keep_backward_);
   outputs->clear();
   for (uint32_t e : grad_entries_) outputs->push_back(entries[e]);
 }

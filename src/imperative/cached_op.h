@@ -47,8 +47,10 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   bool InferType(std::vector<int>* in, std::vector<int>* out) const;
 
  private:
+  // Runs nodes [begin, end). An entry already set when its node runs is the array that node
+  // writes (an out= target). Each value is dropped after its last reader unless keep says so.
   void Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
-           const std::vector<std::vector<bool>>& unused) const;
+           const std::vector<std::vector<bool>>& unused, const std::vector<bool>& keep) const;
   template <typename T>
   bool InferAttr(std::vector<T>* in, std::vector<T>* out,
                  size_t (*pass)(const nnvm::IndexedGraph&, std::vector<T>*)) const;
@@ -64,6 +66,12 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   std::vector<uint32_t> saved_entries_, mutable_inputs_;
   std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs_;
   std::vector<std::vector<bool>> unused_infer_, unused_train_;
+  // Per entry: how many inputs of forward nodes / of backward nodes read it.
+  std::vector<uint32_t> reads_fwd_, reads_bwd_;
+  // Entries kept to the end: the outputs (inference); the outputs and saved values
+  // (training); the input gradients (backward).
+  std::vector<bool> keep_infer_, keep_train_, keep_backward_;
+  std::vector<bool> grad_direct_;  // per input: its gradient node may write the caller's array
 };
 
 }  // namespace mxnet

@@ -175,7 +175,7 @@ def test_env_var_doc_is_generated_from_the_registry():
 
 def test_every_registered_variable_is_documented_with_a_default():
     for name, typ, default, choices, doc in mx.util.env_var_table():
-        assert name.startswith(("MXNET_", "DMLC_")) and typ in ("int", "bool", "float", "string")
+        assert name.startswith(("MXNET_", "DMLC_", "OMP_")) and typ in ("int", "bool", "float", "string")
         assert doc
 
 
@@ -314,3 +314,17 @@ def test_an_error_is_reported_once_whichever_array_reports_it():
     e = c + 1  # its input is clean again, so the op runs
     assert e.shape == (2, 2)
     e.wait_to_read()
+
+
+@pytest.mark.parametrize("given, expected", [
+    ({}, "PASSIVE"),
+    ({"OMP_WAIT_POLICY": "active"}, "active"),
+    ({"GOMP_SPINCOUNT": "1000"}, None),
+])
+def test_omp_wait_policy_defaults_to_passive_unless_the_user_chose(given, expected):
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(given)
+    out = subprocess.run([sys.executable, "-c",
+                          "import os, mxnet; print(os.environ.get('OMP_WAIT_POLICY'))"],
+                         env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-1] == str(expected)
