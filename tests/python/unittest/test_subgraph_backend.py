@@ -271,3 +271,27 @@ def test_env_backend_skips_inference_only_fusion_when_gradients_are_wanted():
             exe.backward(mx.nd.ones(exe.outputs[0].shape))
             grads[backend] = exe.grad_dict["fc_weight"].asnumpy()
     np.testing.assert_allclose(grads["ONEDNN"], grads[None])
+
+
+def test_cached_op_symbol_from_subgraph_json_runs_forward_and_backward():
+    a, b = mx.sym.var("a"), mx.sym.var("b")
+    inner = mx.sym.BatchNorm(a * b, fix_gamma=False, name="bn")
+    names = inner.list_inputs()
+    outer = mx.sym._internal._CachedOp(*[mx.sym.var(n) for n in names], subgraph=inner.tojson())
+    assert outer.list_arguments() == inner.list_arguments()
+    assert outer.list_auxiliary_states() == inner.list_auxiliary_states()
+    shapes = {"a": (4, 3), "b": (4, 3), "bn_gamma": (3,), "bn_beta": (3,),
+              "bn_moving_mean": (3,), "bn_moving_var": (3,)}
+    rng = np.random.RandomState(1)
+    arrays = {n: mx.nd.array(rng.uniform(0.5, 1.5, s)) for n, s in shapes.items()}
+    results = []
+    for sym in (inner, outer):
+        args = {n: arrays[n] for n in sym.list_arguments()}
+        grads = {n: mx.nd.zeros(shapes[n]) for n in sym.list_arguments()}
+        aux = {n: arrays[n].copy() for n in sym.list_auxiliary_states()}
+        exe = sym.bind(mx.cpu(), args=args, args_grad=grads, aux_states=aux)
+        exe.forward(is_train=True)
+        exe.backward([mx.nd.ones((4, 3))])
+        results.append([exe.outputs[0].asnumpy()] + [grads[n].asnumpy() for n in sorted(grads)])
+    for x, y in zip(*results):
+        np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-6)
