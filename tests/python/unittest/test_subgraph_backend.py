@@ -295,3 +295,37 @@ def test_cached_op_symbol_from_subgraph_json_runs_forward_and_backward():
         results.append([exe.outputs[0].asnumpy()] + [grads[n].asnumpy() for n in sorted(grads)])
     for x, y in zip(*results):
         np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-6)
+
+
+# Graphs partitioned and saved by MXNet 1.9.1 (fixtures/subgraph_*_mxnet191-symbol.json):
+# the _branchy-like graph below with the 'default' backend and op names exp, sin,
+# BatchNorm; and _mxnet191_fused_graph() with optimize_for('MKLDNN').
+FIXTURES = __import__("os").path.join(__import__("os").path.dirname(__file__), "fixtures")
+
+
+def _mxnet191_fused_graph():
+    data = mx.sym.var("data")
+    conv = mx.sym.Convolution(data, kernel=(3, 3), pad=(1, 1), num_filter=8, name="c1")
+    bn = mx.sym.BatchNorm(conv, name="bn1", fix_gamma=False)
+    out = mx.sym.Activation(bn + data, act_type="relu")
+    return mx.sym.Activation(mx.sym.FullyConnected(out, num_hidden=4, name="fc"), act_type="relu")
+
+
+@pytest.mark.parametrize("fixture,expected_ops", [
+    ("subgraph_default_mxnet191-symbol.json", ["_CachedOp", "cos", "elemwise_add", "_CachedOp"]),
+    ("subgraph_mkldnn_mxnet191-symbol.json", ["_sg_onednn_conv", "_sg_onednn_fully_connected"]),
+])
+def test_graphs_partitioned_by_mxnet191_load_and_match_the_unpartitioned(fixture, expected_ops):
+    part = mx.sym.load(__import__("os").path.join(FIXTURES, fixture))
+    assert [op for op in _ops(part) if op != "null"] == expected_ops
+    if "default" in fixture:
+        data = mx.sym.var("data")
+        e = mx.sym.exp(data)
+        sym, shape = mx.sym.BatchNorm(mx.sym.sin(e) + mx.sym.cos(e), name="bn"), (2, 3, 4, 4)
+    else:
+        sym, shape = _mxnet191_fused_graph(), (2, 8, 5, 5)
+    assert part.list_arguments() == sym.list_arguments()
+    assert part.list_auxiliary_states() == sym.list_auxiliary_states()
+    inputs = _inputs(sym, data=shape)
+    for a, b in zip(_run(sym, inputs), _run(part, inputs)):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)

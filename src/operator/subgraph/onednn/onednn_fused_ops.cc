@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "nnvm/graph.h"
+#include "nnvm/symbol.h"
 #include "operator/nn/convolution_kernels.h"
 #include "operator/nn/nn_common.h"
 #include "operator/nn/onednn/onednn_fully_connected.h"
@@ -45,9 +47,51 @@ const FusedState& State(const NodeAttrs& attrs) {
   return *std::any_cast<const std::shared_ptr<FusedState>&>(attrs.parsed);
 }
 
+// MXNet 1.9's form of a fused node: its fusion flags (FullyConnected's with_eltwise) and the
+// fused graph as "subgraph" (from the JSON's "subgraphs"). Rewrites it into the flat kwargs:
+// the base op's taken from its node, the BatchNorm's eps and fix_gamma, the activations.
+void FlattenLegacySubgraph(NodeAttrs* attrs, const char* base_op) {
+  auto it = attrs->dict.find("subgraph");
+  if (it == attrs->dict.end()) return;
+  auto& dict = attrs->dict;
+  const nnvm::Symbol sub = nnvm::LoadJSON(it->second);
+  dict.erase(it);
+  auto eltwise = dict.find("with_eltwise");
+  if (eltwise != dict.end()) {
+    dict["with_act"] = eltwise->second;
+    dict.erase(eltwise);
+  }
+  nnvm::IndexedGraph idx(sub.outputs);
+  bool after_sum = false;
+  for (uint32_t i = 0; i < idx.num_nodes(); ++i) {
+    const nnvm::Node& n = *idx.node_ptr(i);
+    if (n.is_variable()) continue;
+    const std::string& op = n.op()->name;
+    auto kwarg = [&](const char* key, const char* fallback) {
+      auto k = n.attrs.dict.find(key);
+      return k == n.attrs.dict.end() ? std::string(fallback) : k->second;
+    };
+    if (op == base_op) {
+      for (const auto& kv : n.attrs.dict) dict.emplace(kv);
+    } else if (op == "BatchNorm") {
+      dict.emplace("bn_eps", kwarg("eps", "0.001"));
+      dict.emplace("bn_fix_gamma", kwarg("fix_gamma", "True"));
+    } else if (op == "Activation") {
+      dict.emplace(after_sum ? "postsum_act_type" : "act_type", kwarg("act_type", ""));
+    } else if (op == "elemwise_add" || op == "_Plus" || op == "_plus" || op == "_add") {
+      after_sum = true;
+    } else {
+      LOG(FATAL) << "Operator " << attrs->op->name << " (node " << attrs->name << "): its "
+                 << "subgraph holds " << op << ", which this fusion does not take (expected "
+                 << base_op << ", BatchNorm, Activation, elemwise_add)";
+    }
+  }
+}
+
 // kwargs: the fusion's own, the rest the base op's (parsed by the base op's parser).
 template <const char* kBaseOp>
 void ParseFused(NodeAttrs* attrs) {
+  FlattenLegacySubgraph(attrs, kBaseOp);
   auto st = std::make_shared<FusedState>();
   std::map<std::string, std::string> fuse_kwargs;
   st->base.op = nnvm::Op::GetOrThrow(kBaseOp);
