@@ -160,6 +160,19 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_SUBGRAPH_VERBOSE", "int", "1", "",
        "Logging of graph partitioning: 0 silent, 1 logs the backend applied, 2 also each "
        "property (pattern) applied."},
+      {"MXNET_DISABLE_MKLDNN_CONV_OPT", "bool", "0", "",
+       "1: the ONEDNN (MKLDNN) subgraph backend fuses no convolution. Read at the first "
+       "partitioning."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_BN", "bool", "0", "",
+       "1: the ONEDNN backend does not fold a BatchNorm into the convolution before it."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_RELU", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse activations into convolutions."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_SUM", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse a residual elemwise add into convolutions."},
+      {"MXNET_DISABLE_MKLDNN_FC_OPT", "bool", "0", "",
+       "1: the ONEDNN backend fuses nothing into FullyConnected."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_FC_ELTWISE", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse activations into FullyConnected."},
       // ---- Profiler ----
       {"MXNET_PROFILER_AUTOSTART", "bool", "0", "",
        "When 1, the profiler starts when the library loads, recording what MXNET_PROFILER_MODE "

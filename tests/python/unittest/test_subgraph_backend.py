@@ -158,6 +158,7 @@ def _fused_ops(sym):
 
 def _check_fused_equals_unfused(sym, backend="ONEDNN", **shapes):
     part = sym.optimize_for(backend)
+    assert part.list_outputs() == sym.list_outputs()
     assert part.list_arguments() == sym.list_arguments()
     assert part.list_auxiliary_states() == sym.list_auxiliary_states()
     arg_shapes, _, aux_shapes = sym.infer_shape(**shapes)
@@ -329,3 +330,19 @@ def test_graphs_partitioned_by_mxnet191_load_and_match_the_unpartitioned(fixture
     inputs = _inputs(sym, data=shape)
     for a, b in zip(_run(sym, inputs), _run(part, inputs)):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def test_mxnet191_switches_turn_single_fusions_off():
+    data = mx.sym.var("data")
+    sym = mx.sym.Activation(_conv_bn(data, "a", pad=(1, 1)), act_type="relu")
+    script = ("import mxnet as mx, json; sym = mx.sym.load_json(%r); "
+              "print([n['op'] for n in json.loads(sym.optimize_for('ONEDNN').tojson())['nodes'] "
+              "if n['op'] != 'null'])" % sym.tojson())
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, MXNET_DISABLE_MKLDNN_FUSE_CONV_BN="1", MXNET_SUBGRAPH_VERBOSE="0")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         check=True).stdout.strip().splitlines()[-1]
+    # the BatchNorm stays, so nothing follows the convolution in a chain the backend takes
+    assert out == "['Convolution', 'BatchNorm', 'Activation']"

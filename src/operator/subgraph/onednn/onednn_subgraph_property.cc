@@ -3,6 +3,7 @@
 // replaced by one fused node (_sg_onednn_conv, _sg_onednn_fully_connected).
 #include <string>
 
+#include "common/env.h"
 #include "nnvm/op.h"
 #include "operator/subgraph/onednn/onednn_fused_ops.h"
 #include "operator/subgraph/subgraph_property.h"
@@ -37,10 +38,16 @@ bool IsFusableActivation(const nnvm::Node& n) {
 class ChainSelector : public SubgraphSelector {
  public:
   enum Stage { kBase, kBatchNorm, kAct, kSum, kPostSumAct };
-  explicit ChainSelector(const char* base, bool conv) : base_(base), conv_(conv) {}
+  /*! \brief What may follow the base op (conv: BatchNorm and sum too); nothing when the
+   *  property is switched off. */
+  struct Allowed {
+    bool any, bn, act, sum;
+  };
+  ChainSelector(const char* base, bool conv, Allowed allowed)
+      : base_(base), conv_(conv), allowed_(allowed) {}
 
   bool Select(const nnvm::Node& seed) override {
-    if (!IsOp(seed, base_)) return false;
+    if (!allowed_.any || !IsOp(seed, base_)) return false;
     last_ = &seed;
     stage_ = kBase;
     return true;
@@ -49,11 +56,11 @@ class ChainSelector : public SubgraphSelector {
   bool SelectOutput(const nnvm::Node& cur, const nnvm::Node& out) override {
     if (&cur != last_) return false;
     Stage next;
-    if (conv_ && stage_ == kBase && IsOp(out, "BatchNorm")) {
+    if (conv_ && allowed_.bn && stage_ == kBase && IsOp(out, "BatchNorm")) {
       next = kBatchNorm;
-    } else if (stage_ < kAct && IsFusableActivation(out)) {
+    } else if (allowed_.act && stage_ < kAct && IsFusableActivation(out)) {
       next = kAct;
-    } else if (conv_ && stage_ < kAct && IsSum(out)) {  // oneDNN's jit kernels: no act before sum
+    } else if (conv_ && allowed_.sum && stage_ < kAct && IsSum(out)) {  // jit: no act before sum
       next = kSum;
     } else if (conv_ && stage_ == kSum && IsFusableActivation(out)) {
       next = kPostSumAct;
@@ -68,6 +75,7 @@ class ChainSelector : public SubgraphSelector {
  private:
   const char* base_;
   bool conv_;
+  Allowed allowed_;
   const nnvm::Node* last_{nullptr};
   Stage stage_{kBase};
 };
@@ -131,7 +139,11 @@ bool ReadChain(const nnvm::Symbol& sym, const char* base_op, Chain* c) {
 nnvm::ObjectPtr FusedNode(const char* op, const Chain& c, int id) {
   nnvm::ObjectPtr n = nnvm::Node::Create();
   n->attrs.op = nnvm::Op::GetOrThrow(op);
-  n->attrs.name = "sg_onednn_" + c.base->attrs.name + "_" + std::to_string(id);
+  // named as the chain's last node, so the graph's output names stay
+  const nnvm::Node* last = c.post_act ? c.post_act : c.act ? c.act : c.sum ? c.sum
+                           : c.bn     ? c.bn
+                                      : c.base;
+  n->attrs.name = last->attrs.name;
   n->attrs.dict = c.base->attrs.dict;
   n->inputs = c.base->inputs;
   if (c.act != nullptr) {
@@ -145,7 +157,13 @@ class ConvProperty : public SubgraphProperty {
  public:
   std::unique_ptr<SubgraphSelector> CreateSubgraphSelector(
       const std::unordered_set<std::string>&) const override {
-    return std::make_unique<ChainSelector>("Convolution", true);
+    // MXNet 1.9.1's switches, read once
+    static const ChainSelector::Allowed allowed{
+        !env::GetBool("MXNET_DISABLE_MKLDNN_CONV_OPT"),
+        !env::GetBool("MXNET_DISABLE_MKLDNN_FUSE_CONV_BN"),
+        !env::GetBool("MXNET_DISABLE_MKLDNN_FUSE_CONV_RELU"),
+        !env::GetBool("MXNET_DISABLE_MKLDNN_FUSE_CONV_SUM")};
+    return std::make_unique<ChainSelector>("Convolution", true, allowed);
   }
   bool inference_only() const override { return true; }
   nnvm::ObjectPtr CreateSubgraphNode(const nnvm::Symbol& sym, int id) const override {
@@ -182,7 +200,10 @@ class FCProperty : public SubgraphProperty {
  public:
   std::unique_ptr<SubgraphSelector> CreateSubgraphSelector(
       const std::unordered_set<std::string>&) const override {
-    return std::make_unique<ChainSelector>("FullyConnected", false);
+    static const ChainSelector::Allowed allowed{
+        !env::GetBool("MXNET_DISABLE_MKLDNN_FC_OPT"), false,
+        !env::GetBool("MXNET_DISABLE_MKLDNN_FUSE_FC_ELTWISE"), false};
+    return std::make_unique<ChainSelector>("FullyConnected", false, allowed);
   }
   bool inference_only() const override { return true; }
   nnvm::ObjectPtr CreateSubgraphNode(const nnvm::Symbol& sym, int id) const override {
