@@ -10,6 +10,7 @@
 #include "nnvm/gradient.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
+#include "operator/subgraph/subgraph_property.h"
 
 namespace mxnet {
 namespace {
@@ -212,8 +213,10 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
 void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const {
   CHECK_EQ(inputs.size(), input_entries_.size())
       << "CachedOp: " << input_entries_.size() << " inputs expected, given " << inputs.size();
-  // Recording: keep what backward reads (hidden outputs of the recorded node).
-  const bool save = has_backward_ && Imperative::Get()->is_recording();
+  // Recording, or training in an executor (which runs backward without recording): keep
+  // what backward reads (hidden outputs of the node).
+  const bool save = has_backward_ && (Imperative::Get()->is_recording() ||
+                                      Imperative::Get()->is_training());
   std::vector<NDArray> entries(idx_->num_node_entries());
   for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = inputs[i];
   Run(0, num_forward_nodes_, &entries, save ? unused_train_ : unused_infer_,
@@ -330,6 +333,9 @@ std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
 
 NNVM_REGISTER_OP(_CachedOp)
     .describe("A symbol's graph run as one operator (mx.nd.CachedOp, hybridized blocks).")
+    .set_attr_parser(op::ParseCachedOpSubgraph)
+    .add_argument("data", "NDArray-or-Symbol[]", "the inputs, in the subgraph's list_inputs order")
+    .add_argument("subgraph", "string", "the graph to run, as symbol JSON")
     .set_num_inputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
     .set_num_outputs([](const nnvm::NodeAttrs& a) {
       return HasState(a) ? State(a).num_outputs() + State(a).num_saved() : 0u;
@@ -371,6 +377,20 @@ NNVM_REGISTER_OP(_CachedOp)
           return grads;
         });
 
+// _backward_CachedOp in an executor's graph: each input's gradient has that input's shape
+// and dtype (its inputs are the head gradients, then the forward inputs, then saved values).
+template <typename T>
+bool InferLikeForwardInputs(const nnvm::NodeAttrs& a, std::vector<T>* in, std::vector<T>* out) {
+  const CachedOp& s = State(a);
+  bool known = true;
+  for (uint32_t i = 0; i < s.num_inputs(); ++i) {
+    (*out)[i] = (*in)[s.num_outputs() + i];
+    if constexpr (std::is_same<T, int>::value) known = known && (*out)[i] >= 0;
+    else known = known && (*out)[i].IsKnown();
+  }
+  return known;
+}
+
 NNVM_REGISTER_OP(_backward_CachedOp)
     .describe("Backward of _CachedOp: runs the gradient graph of its symbol.")
     .set_num_inputs([](const nnvm::NodeAttrs& a) {
@@ -378,6 +398,8 @@ NNVM_REGISTER_OP(_backward_CachedOp)
                          : 0u;
     })
     .set_num_outputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
+    .set_attr<FInferShape>("FInferShape", InferLikeForwardInputs<TShape>)
+    .set_attr<FInferType>("FInferType", InferLikeForwardInputs<int>)
     .set_attr<FNDArrayFunction>("FNDArrayFunction",
                                 [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
                                    std::vector<NDArray>* out) { State(a).Backward(in, out); });
