@@ -780,5 +780,6 @@ MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
 #endif
 
 #include "mxnet/c_api_executor.h"
+#include "mxnet/c_api_test.h"
 
 #endif  /* MXNET_C_API_H_ */

@@ -149,6 +149,30 @@ const std::vector<VarInfo>& AllVars() {
        "vary without end."},
       {"MXNET_MKLDNN_CACHE_NUM", "int", "-1", "",
        "The old name of MXNET_ONEDNN_CACHE_NUM (MXNet 1.x), read when the new one is not set."},
+      // ---- Subgraph backends ----
+      {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
+       "The subgraph backend Symbol.bind and simple_bind partition the graph with before "
+       "running it: ONEDNN (old name MKLDNN) fuses convolution + batch norm + activation + sum "
+       "and FullyConnected + activation into oneDNN primitives with post-ops; default and "
+       "default_v2 are the test backends (ops named through MXSetSubgraphPropertyOpNames). "
+       "Unset, empty or NONE: no partitioning. An unknown name fails the bind naming it. Read "
+       "at each bind. optimize_for and hybridize(backend=...) name their backend directly."},
+      {"MXNET_SUBGRAPH_VERBOSE", "int", "1", "",
+       "Logging of graph partitioning: 0 silent, 1 logs the backend applied, 2 also each "
+       "property (pattern) applied."},
+      {"MXNET_DISABLE_MKLDNN_CONV_OPT", "bool", "0", "",
+       "1: the ONEDNN (MKLDNN) subgraph backend fuses no convolution. Read at the first "
+       "partitioning."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_BN", "bool", "0", "",
+       "1: the ONEDNN backend does not fold a BatchNorm into the convolution before it."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_RELU", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse activations into convolutions."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_SUM", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse a residual elemwise add into convolutions."},
+      {"MXNET_DISABLE_MKLDNN_FC_OPT", "bool", "0", "",
+       "1: the ONEDNN backend fuses nothing into FullyConnected."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_FC_ELTWISE", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse activations into FullyConnected."},
       // ---- Profiler ----
       {"MXNET_PROFILER_AUTOSTART", "bool", "0", "",
        "When 1, the profiler starts when the library loads, recording what MXNET_PROFILER_MODE "

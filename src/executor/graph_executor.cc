@@ -12,6 +12,7 @@
 #include "nnvm/graph_json.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
+#include "operator/subgraph/subgraph_property.h"
 
 namespace mxnet {
 namespace {
@@ -142,13 +143,18 @@ void Executor::PlanMemory(const nnvm::IndexedGraph& idx, const std::vector<bool>
                  &plan->total_bytes);
 }
 
-std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& sym, const Context& ctx,
+std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Context& ctx,
                                          const std::vector<NDArray>& in_args,
                                          const std::vector<NDArray>& arg_grads,
                                          const std::vector<uint32_t>& grad_reqs,
                                          const std::vector<NDArray>& aux_states,
                                          const Executor* share_outputs_with) {
-  CHECK(!sym.outputs.empty()) << "bind: the symbol has no outputs";
+  CHECK(!given.outputs.empty()) << "bind: the symbol has no outputs";
+  bool need_grad = false;
+  for (size_t i = 0; i < grad_reqs.size() && i < arg_grads.size(); ++i) {
+    need_grad = need_grad || (grad_reqs[i] != kGradNull && !arg_grads[i].is_none());
+  }
+  const nnvm::Symbol sym = op::PartitionForEnvBackend(given, need_grad);  // MXNET_SUBGRAPH_BACKEND
   std::unique_ptr<Executor> ex(new Executor());
   ex->symbol_ = sym;
   ex->ctx_ = ctx;

@@ -10,6 +10,7 @@
 #include "nnvm/gradient.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
+#include "operator/subgraph/subgraph_property.h"
 
 namespace mxnet {
 namespace {
@@ -27,6 +28,8 @@ bool HasState(const nnvm::NodeAttrs& attrs) {
   auto* p = std::any_cast<std::shared_ptr<CachedOp>>(&attrs.parsed);
   return p != nullptr && *p;
 }
+
+bool FlagIsTrue(const std::string& v) { return v == "True" || v == "true" || v == "1"; }
 
 // Autograd off inside the graph: the recorded node is the CachedOp itself.
 class NoRecordScope {
@@ -46,6 +49,19 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   CHECK(!sym_.outputs.empty()) << "CachedOp: the symbol has no outputs";
   nnvm::IndexedGraph fwd(sym_.outputs);
   num_forward_nodes_ = static_cast<uint32_t>(fwd.num_nodes());
+  int64_t inline_limit = 2;
+  bool static_alloc = false;
+  for (const auto& kv : flags_) {
+    if (kv.first == "static_alloc") static_alloc = FlagIsTrue(kv.second);
+    if (kv.first != "inline_limit") continue;
+    try {
+      inline_limit = std::stoll(kv.second);
+    } catch (const std::exception&) {
+      LOG(FATAL) << "CachedOp: flag inline_limit expects an integer, given '" << kv.second << "'";
+    }
+  }
+  inlining_ = !static_alloc && static_cast<int64_t>(fwd.num_nodes() - fwd.input_nodes().size()) <=
+                                   inline_limit;
   heads_ = sym_.outputs;
   std::vector<nnvm::NodeEntry> xs, head_grads;
   for (uint32_t nid : fwd.input_nodes()) xs.emplace_back(fwd.node_ptr(nid), 0, 0);
@@ -197,8 +213,10 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
 void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const {
   CHECK_EQ(inputs.size(), input_entries_.size())
       << "CachedOp: " << input_entries_.size() << " inputs expected, given " << inputs.size();
-  // Recording: keep what backward reads (hidden outputs of the recorded node).
-  const bool save = has_backward_ && Imperative::Get()->is_recording();
+  // Recording, or training in an executor (which runs backward without recording): keep
+  // what backward reads (hidden outputs of the node).
+  const bool save = has_backward_ && (Imperative::Get()->is_recording() ||
+                                      Imperative::Get()->is_training());
   std::vector<NDArray> entries(idx_->num_node_entries());
   for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = inputs[i];
   Run(0, num_forward_nodes_, &entries, save ? unused_train_ : unused_infer_,
@@ -274,6 +292,28 @@ bool CachedOp::InferType(std::vector<int>* in, std::vector<int>* out) const {
   return InferAttr<int>(in, out, &nnvm::InferType);
 }
 
+std::vector<NDArray> CachedOp::InvokeInlined(const Context& default_ctx,
+                                             const std::vector<NDArray*>& inputs) const {
+  const nnvm::IndexedGraph& idx = *idx_;
+  std::vector<NDArray> entries(idx.num_node_entries());
+  for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = *inputs[i];
+  std::vector<NDArray> outs;
+  std::vector<NDArray*> in_ptrs;
+  for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
+    const auto& inode = idx[nid];
+    if (inode.source->is_variable()) continue;
+    in_ptrs.clear();
+    for (const auto& e : inode.inputs) in_ptrs.push_back(&entries[idx.entry_id(e)]);
+    outs.clear();
+    Imperative::Get()->Invoke(inputs.empty() ? default_ctx : inputs[0]->ctx(), attrs_[nid],
+                              in_ptrs, &outs);
+    for (uint32_t i = 0; i < outs.size(); ++i) entries[idx.entry_id(nid, i)] = outs[i];
+  }
+  std::vector<NDArray> result;
+  for (uint32_t e : output_entries_) result.push_back(entries[e]);
+  return result;
+}
+
 std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
                                       const std::vector<NDArray*>& inputs,
                                       const std::vector<NDArray*>& out) {
@@ -281,6 +321,9 @@ std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
   CHECK_EQ(inputs.size(), num_inputs())
       << "CachedOp: " << num_inputs() << " inputs expected (the symbol's list_inputs), given "
       << inputs.size();
+  if (inlining_ && out.empty() && Imperative::Get()->is_recording()) {
+    return InvokeInlined(default_ctx, inputs);
+  }
   auto attrs = std::make_shared<nnvm::NodeAttrs>();
   attrs->op = op;
   attrs->name = "_cachedop";
@@ -290,6 +333,9 @@ std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
 
 NNVM_REGISTER_OP(_CachedOp)
     .describe("A symbol's graph run as one operator (mx.nd.CachedOp, hybridized blocks).")
+    .set_attr_parser(op::ParseCachedOpSubgraph)
+    .add_argument("data", "NDArray-or-Symbol[]", "the inputs, in the subgraph's list_inputs order")
+    .add_argument("subgraph", "string", "the graph to run, as symbol JSON")
     .set_num_inputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
     .set_num_outputs([](const nnvm::NodeAttrs& a) {
       return HasState(a) ? State(a).num_outputs() + State(a).num_saved() : 0u;
@@ -331,6 +377,20 @@ NNVM_REGISTER_OP(_CachedOp)
           return grads;
         });
 
+// _backward_CachedOp in an executor's graph: each input's gradient has that input's shape
+// and dtype (its inputs are the head gradients, then the forward inputs, then saved values).
+template <typename T>
+bool InferLikeForwardInputs(const nnvm::NodeAttrs& a, std::vector<T>* in, std::vector<T>* out) {
+  const CachedOp& s = State(a);
+  bool known = true;
+  for (uint32_t i = 0; i < s.num_inputs(); ++i) {
+    (*out)[i] = (*in)[s.num_outputs() + i];
+    if constexpr (std::is_same<T, int>::value) known = known && (*out)[i] >= 0;
+    else known = known && (*out)[i].IsKnown();
+  }
+  return known;
+}
+
 NNVM_REGISTER_OP(_backward_CachedOp)
     .describe("Backward of _CachedOp: runs the gradient graph of its symbol.")
     .set_num_inputs([](const nnvm::NodeAttrs& a) {
@@ -338,6 +398,8 @@ NNVM_REGISTER_OP(_backward_CachedOp)
                          : 0u;
     })
     .set_num_outputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
+    .set_attr<FInferShape>("FInferShape", InferLikeForwardInputs<TShape>)
+    .set_attr<FInferType>("FInferType", InferLikeForwardInputs<int>)
     .set_attr<FNDArrayFunction>("FNDArrayFunction",
                                 [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
                                    std::vector<NDArray>* out) { State(a).Backward(in, out); });

@@ -55,8 +55,14 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   bool InferAttr(std::vector<T>* in, std::vector<T>* out,
                  size_t (*pass)(const nnvm::IndexedGraph&, std::vector<T>*)) const;
 
+  // Recording with few ops (inline_limit): the ops are recorded one by one, as if the
+  // graph had run imperatively, instead of one _CachedOp node.
+  std::vector<NDArray> InvokeInlined(const Context& default_ctx,
+                                     const std::vector<NDArray*>& inputs) const;
+
   nnvm::Symbol sym_;
   std::vector<std::pair<std::string, std::string>> flags_;
+  bool inlining_{false};  // not static_alloc and at most inline_limit ops
   std::vector<nnvm::NodeEntry> heads_;  // outputs, then the gradient of each input
   std::unique_ptr<nnvm::IndexedGraph> idx_;
   uint32_t num_forward_nodes_{0};

@@ -244,6 +244,7 @@ bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArr
                                              << ": wrong number of out= arrays";
     for (size_t i = 0; i < result.size(); ++i) {
       NDArray& o = (*outputs)[i];
+      if (result[i].is_none()) continue;  // a hidden output the function did not produce
       if (o.is_none()) {
         o = result[i];
       } else if (result[i].var() != o.var() || result[i].byte_offset() != o.byte_offset()) {

@@ -141,8 +141,13 @@ class KVStoreDist : public KVStoreLocal {
                     "store; a process joins its job with one store (pass that KVStore object "
                     "around, e.g. gluon.Trainer(..., kvstore=kv))";
     }
+    try {
+      po_->Start();
+    } catch (...) {
+      live_workers_.fetch_sub(1);  // no store was made: the destructor will not run
+      throw;
+    }
     owns_slot_ = true;
-    po_->Start();
     std::shared_ptr<Customer> customer = customer_;
     po_->SetAppHandler([customer](Message&& m) {
       if (m.head.type == MsgType::kReply) customer->OnReply(m);

@@ -445,3 +445,37 @@ def test_rnn_layer_inside_hybridized_network_gets_deferred_shapes():
         assert param.shape == net.collect_params()[name].shape, name
         param.set_data(net.collect_params()[name].data())
     np.testing.assert_allclose(fresh(x).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("inline_limit, static_alloc, inlined", [
+    (3, False, True), (2, False, False), (0, False, False), (3, True, False)])
+def test_small_graphs_are_recorded_op_by_op_up_to_inline_limit(inline_limit, static_alloc,
+                                                                   inlined):
+    net = nn.HybridSequential()
+    with net.name_scope():
+        for _ in range(3):
+            net.add(nn.Dense(4))
+    net.initialize()
+    x = mx.nd.array(np.random.uniform(size=(2, 5)))
+    with autograd.record():
+        expected = net(x)
+    expected.backward()
+    grads = [p.grad().asnumpy() for p in net.collect_params().values()]
+    net.hybridize(inline_limit=inline_limit, static_alloc=static_alloc)
+    with autograd.record():
+        y = net(x)
+    ops = [n['op'] for n in json.loads(autograd.get_symbol(y).tojson())['nodes']]
+    assert ops.count('FullyConnected') == (3 if inlined else 0)
+    assert ops.count('_CachedOp') == (0 if inlined else 1)
+    y.backward()
+    np.testing.assert_allclose(y.asnumpy(), expected.asnumpy(), rtol=1e-6)
+    for p, g in zip(net.collect_params().values(), grads):
+        np.testing.assert_allclose(p.grad().asnumpy(), g, rtol=1e-5, atol=1e-7)
+
+
+def test_inline_limit_must_be_an_integer():
+    net = nn.Dense(2)
+    net.initialize()
+    net.hybridize(inline_limit='many')
+    with pytest.raises(mx.MXNetError, match='inline_limit'):
+        net(mx.nd.ones((1, 3)))
