@@ -2,10 +2,13 @@
 // _backward_CachedOp operators that run it node by node through Imperative::Invoke.
 #include "imperative/cached_op.h"
 
+#include <algorithm>
+
 #include <dmlc/logging.h>
 
 #include <unordered_set>
 
+#include "imperative/ndarray_function.h"
 #include "mxnet/op_attr_types.h"
 #include "nnvm/gradient.h"
 #include "nnvm/op.h"
@@ -183,6 +186,13 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
   for (uint32_t nid = begin; nid < end; ++nid) {
     const auto& inode = idx[nid];
     if (inode.source->is_variable()) continue;
+    // A backward node none of whose outputs is read does no work (forward nodes may still
+    // update state, as BatchNorm's moving statistics).
+    if (nid >= num_forward_nodes_ &&
+        std::all_of(unused[nid].begin(), unused[nid].end(), [](bool u) { return u; })) {
+      for (const auto& in : inode.inputs) --reads_left[idx.entry_id(in)];
+      continue;
+    }
     ins.clear();
     in_ptrs.clear();
     for (const auto& e : inode.inputs) {
@@ -226,7 +236,35 @@ void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>*
   for (uint32_t e : saved_entries_) outputs->push_back(save ? entries[e] : NDArray());
 }
 
-void CachedOp::Backward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const {
+std::shared_ptr<const std::vector<std::vector<bool>>> CachedOp::UnusedInBackward(
+    const std::vector<bool>& unused_grads) const {
+  std::lock_guard<std::mutex> lock(plan_mu_);
+  if (plan_ && plan_key_ == unused_grads) return plan_;
+  const nnvm::IndexedGraph& idx = *idx_;
+  std::vector<bool> needed(idx.num_node_entries(), false);
+  for (size_t i = 0; i < grad_entries_.size(); ++i) {
+    if (!unused_grads[i]) needed[grad_entries_[i]] = true;
+  }
+  auto unused = std::make_shared<std::vector<std::vector<bool>>>(unused_train_);
+  for (uint32_t nid = static_cast<uint32_t>(idx.num_nodes()); nid-- > num_forward_nodes_;) {
+    const nnvm::Node& n = *idx[nid].source;
+    if (n.is_variable()) continue;
+    bool any = false;
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) {
+      const bool read = needed[idx.entry_id(nid, i)];
+      (*unused)[nid][i] = !read;
+      any = any || read;
+    }
+    if (!any) continue;
+    for (const auto& in : idx[nid].inputs) needed[idx.entry_id(in)] = true;
+  }
+  plan_key_ = unused_grads;
+  plan_ = unused;
+  return plan_;
+}
+
+void CachedOp::Backward(const std::vector<NDArray>& inputs, const std::vector<bool>* unused_grads,
+                        std::vector<NDArray>* outputs) const {
   CHECK(has_backward_) << "CachedOp: the graph cannot be differentiated: " << no_backward_reason_;
   const size_t n_out = output_entries_.size(), n_in = input_entries_.size();
   CHECK_EQ(inputs.size(), n_out + n_in + saved_entries_.size())
@@ -248,8 +286,15 @@ void CachedOp::Backward(const std::vector<NDArray>& inputs, std::vector<NDArray>
       if (grad_direct_[i] && !(*outputs)[i].is_none()) entries[grad_entries_[i]] = (*outputs)[i];
     }
   }
-  Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries, unused_train_,
-      keep_backward_);
+  // Gradients nobody reads (inputs such as data that need none): neither they nor what only
+  // they need are computed.
+  std::shared_ptr<const std::vector<std::vector<bool>>> plan;
+  if (unused_grads != nullptr && unused_grads->size() == grad_entries_.size() &&
+      std::any_of(unused_grads->begin(), unused_grads->end(), [](bool u) { return u; })) {
+    plan = UnusedInBackward(*unused_grads);
+  }
+  Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries,
+      plan ? *plan : unused_train_, keep_backward_);
   outputs->clear();
   for (uint32_t e : grad_entries_) outputs->push_back(entries[e]);
 }
@@ -400,8 +445,11 @@ NNVM_REGISTER_OP(_backward_CachedOp)
     .set_num_outputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
     .set_attr<FInferShape>("FInferShape", InferLikeForwardInputs<TShape>)
     .set_attr<FInferType>("FInferType", InferLikeForwardInputs<int>)
-    .set_attr<FNDArrayFunction>("FNDArrayFunction",
-                                [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
-                                   std::vector<NDArray>* out) { State(a).Backward(in, out); });
+    .set_attr<FNDArrayFunctionSkip>(
+        "FNDArrayFunctionSkip",
+        [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
+           const std::vector<bool>* unused, std::vector<NDArray>* out) {
+          State(a).Backward(in, unused, out);
+        });
 
 }  // namespace mxnet

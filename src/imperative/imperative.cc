@@ -10,6 +10,7 @@
 #include "common/np_shape.h"
 #include "imperative/autograd_info.h"
 #include "imperative/invoke_hook.h"
+#include "imperative/ndarray_function.h"
 #include "imperative/op_resource.h"
 #include "operator/tensor/reshape_rule.h"
 
@@ -230,13 +231,19 @@ std::vector<NDArray*> Pointers(std::vector<NDArray>* arrays) {
 // the result written into, or none where any array will do (Invoke's out= contract). The
 // function may write into the given arrays or replace them; a replaced one is copied here.
 bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
-                           std::vector<NDArray>* outputs) {
+                           std::vector<NDArray>* outputs, const std::vector<bool>* unused) {
   static const auto& fndarray = nnvm::Op::GetAttr<FNDArrayFunction>("FNDArrayFunction");
-  if (!fndarray.contains(attrs.op)) return false;
+  static const auto& fskip = nnvm::Op::GetAttr<FNDArrayFunctionSkip>("FNDArrayFunctionSkip");
+  const bool skip = fskip.contains(attrs.op);
+  if (!skip && !fndarray.contains(attrs.op)) return false;
   std::vector<NDArray> in_vals;
   for (NDArray* in : inputs) in_vals.push_back(in->Detach());
   std::vector<NDArray> result = *outputs;
-  fndarray[attrs.op](attrs, in_vals, &result);
+  if (skip) {
+    fskip[attrs.op](attrs, in_vals, unused, &result);
+  } else {
+    fndarray[attrs.op](attrs, in_vals, &result);
+  }
   if (outputs->empty()) {
     *outputs = std::move(result);
   } else {
@@ -306,7 +313,7 @@ void Imperative::Invoke(const Context& default_ctx,
   }
   if (!inputs.empty() && ctx.dev_type != ctx.dev_mask()) ctx = Context(ctx.dev_mask(), ctx.dev_id);
   CheckOutputsNotInGraph(attrs, inputs, *outputs);
-  if (InvokeNDArrayFunction(attrs, inputs, outputs)) return;
+  if (InvokeNDArrayFunction(attrs, inputs, outputs, unused)) return;
   if (ctx.dev_mask() == Context::kGPU) {
     LOG(FATAL) << "Operator " << op->name << ": " << ctx
                << " is not available (this build has no CUDA support)";
