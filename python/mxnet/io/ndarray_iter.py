@@ -60,10 +60,12 @@ class NDArrayIter(DataIter):
         self.data = _named_arrays(data, allow_empty=False, default_name=data_name)
         self.label = _named_arrays(label, allow_empty=True, default_name=label_name)
         self.layout = layout
+        # The first data array sets the sample count; longer arrays are read up to it, as
+        # MXNet 1.9.1 reads them.
         self.num_data = self.data[0][1].shape[0]
         for name, value in self.data + self.label:
-            if value.shape[0] != self.num_data:
-                raise ValueError('NDArrayIter: %s has %d samples, %s has %d'
+            if value.shape[0] < self.num_data:
+                raise ValueError('NDArrayIter: %s has %d samples, %s has only %d'
                                  % (self.data[0][0], self.num_data, name, value.shape[0]))
         self.idx = np.arange(self.num_data)
         self.shuffle = shuffle

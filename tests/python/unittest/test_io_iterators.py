@@ -74,8 +74,14 @@ def test_ndarray_iter_shuffle_keeps_data_and_label_aligned():
 def test_ndarray_iter_rejects_bad_arguments():
     with pytest.raises(ValueError, match='last_batch_handle'):
         mx.io.NDArrayIter(np.zeros(4), batch_size=2, last_batch_handle='keep')
-    with pytest.raises(ValueError, match='has 4 samples'):
+    with pytest.raises(ValueError, match='has 4 samples, softmax_label has only 3'):
         mx.io.NDArrayIter(np.zeros(4), np.zeros(3), batch_size=2)
+
+
+def test_ndarray_iter_reads_longer_labels_up_to_the_data_count():
+    it = mx.io.NDArrayIter(np.arange(4), np.arange(10, 20), batch_size=2)
+    batches = [(b.data[0].asnumpy().tolist(), b.label[0].asnumpy().tolist()) for b in it]
+    assert batches == [([0, 1], [10, 11]), ([2, 3], [12, 13])]
     with pytest.raises(TypeError, match='Invalid type'):
         mx.io.NDArrayIter({'data': object()}, batch_size=2)
 
