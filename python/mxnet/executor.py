@@ -152,8 +152,12 @@ class Executor:
         return self.handle.debug_str()
 
     def get_optimized_symbol(self):
-        """The symbol that runs (the same graph: no subgraph backend rewrites it here)."""
-        return self._symbol
+        """The symbol that runs: the bound one after common-expression elimination
+        (MXNET_ELIMINATE_COMMON_EXPR)."""
+        if self._optimized_symbol is None:
+            from .symbol import Symbol
+            self._optimized_symbol = Symbol(self.handle.symbol())
+        return self._optimized_symbol
 
 
 def _ndarray_inputs(arg_key, args, arg_names, allow_missing):

@@ -701,8 +701,8 @@ def _set_environ(env_vars):
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
-        if getenv(name) != value:
-            setenv(name, value)
+        # always through the library, whose cached reads of its variables this resets
+        setenv(name, value)
         if getenv(name) != value:
             raise RuntimeError("Could not set env var {}={} within C Runtime".format(name, value))
 

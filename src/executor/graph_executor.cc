@@ -7,6 +7,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "common/env.h"
+#include "executor/eliminate_common_expr.h"
 #include "nnvm/gradient.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
@@ -139,19 +141,21 @@ void Executor::PlanMemory(const nnvm::IndexedGraph& idx, const std::vector<bool>
                  &plan->total_bytes);
 }
 
-std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& sym, const Context& ctx,
+std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Context& ctx,
                                          const std::vector<NDArray>& in_args,
                                          const std::vector<NDArray>& arg_grads,
                                          const std::vector<uint32_t>& grad_reqs,
                                          const std::vector<NDArray>& aux_states,
                                          const Executor* share_outputs_with) {
-  CHECK(!sym.outputs.empty()) << "bind: the symbol has no outputs";
+  CHECK(!given.outputs.empty()) << "bind: the symbol has no outputs";
   std::unique_ptr<Executor> ex(new Executor());
-  ex->symbol_ = sym;
+  // The graph run (the optimized symbol); names are the given symbol's.
+  ex->symbol_ = env::GetBool("MXNET_ELIMINATE_COMMON_EXPR") ? EliminateCommonExpr(given) : given;
+  const nnvm::Symbol& sym = ex->symbol_;
   ex->ctx_ = ctx;
-  ex->arg_names_ = nnvm::ListVariableNames(sym.outputs, false);
-  ex->aux_names_ = nnvm::ListVariableNames(sym.outputs, true);
-  ex->output_names_ = nnvm::ListOutputNames(sym.outputs);
+  ex->arg_names_ = nnvm::ListVariableNames(given.outputs, false);
+  ex->aux_names_ = nnvm::ListVariableNames(given.outputs, true);
+  ex->output_names_ = nnvm::ListOutputNames(given.outputs);
   const size_t n_args = ex->arg_names_.size(), n_aux = ex->aux_names_.size();
   CHECK_EQ(in_args.size(), n_args) << "bind: " << n_args << " argument arrays expected ("
                                    << Names(ex->arg_names_) << "), given " << in_args.size();
