@@ -167,3 +167,6 @@ atexit.register(_ffi.custom_op_shutdown)
 # custom ops among that work need the GIL, so they are waited for first, without it.
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(before=_ffi.custom_op_before_fork)
+
+from ._numpy_op import PythonOp, NumpyOp  # noqa: E402  (they build on the classes above)
+__all__ += ["PythonOp", "NumpyOp"]

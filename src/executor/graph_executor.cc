@@ -42,19 +42,22 @@ std::string Names(const std::vector<std::string>& v) {
   return s;
 }
 
-// "<node>_<name>" for each output (FListOutputNames, else the output index), as MXNet's
-// monitor names them.
-std::vector<std::string> MonitorNames(const nnvm::Node& n, bool inputs) {
-  static const auto& flist_out = nnvm::Op::GetAttr<FListOutputNames>("FListOutputNames");
-  static const auto& flist_in = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
-  std::vector<std::string> names;
-  const auto& flist = inputs ? flist_in : flist_out;
-  size_t count = inputs ? n.inputs.size() : n.num_outputs();
-  if (flist.contains(n.op())) names = flist[n.op()](n.attrs);
-  for (size_t i = names.size(); i < count; ++i) names.push_back(std::to_string(i));
-  names.resize(count);
-  for (std::string& s : names) s = n.attrs.name + "_" + s;
-  return names;
+// The monitor's names, as MXNet 1.9.1's executor gives them: an output is named as the
+// symbol would list it ("<node>_output", or FListOutputNames'), an input
+// "<node>_<input name>" (FListInputNames, else "input<i>").
+std::vector<std::string> MonitorOutputNames(const nnvm::ObjectPtr& n) {
+  std::vector<nnvm::NodeEntry> outs;
+  for (uint32_t i = 0; i < n->num_outputs(); ++i) outs.emplace_back(n, i, 0);
+  return nnvm::ListOutputNames(outs);
+}
+
+std::string MonitorInputName(const nnvm::Node& n, size_t i) {
+  static const auto& flist = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
+  if (flist.contains(n.op())) {
+    std::vector<std::string> names = flist[n.op()](n.attrs);
+    if (i < names.size()) return n.attrs.name + "_" + names[i];
+  }
+  return n.attrs.name + "_input" + std::to_string(i);
 }
 
 }  // namespace
@@ -183,10 +186,6 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
     CHECK_EQ(ex->arg_grads_[i].shape(), in_args[i].shape())
         << "bind: gradient array of " << ex->arg_names_[i] << " has shape "
         << ex->arg_grads_[i].shape() << ", the argument " << in_args[i].shape();
-    CHECK_EQ(ex->arg_grads_[i].dtype(), in_args[i].dtype())
-        << "bind: gradient array of " << ex->arg_names_[i] << " has dtype "
-        << DTypeName(ex->arg_grads_[i].dtype()) << ", the argument "
-        << DTypeName(in_args[i].dtype());
   }
   for (size_t i = 0; i < n_aux; ++i) {
     CHECK(!aux_states[i].is_none()) << "bind: auxiliary state " << ex->aux_names_[i]
@@ -274,7 +273,8 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
     bool direct = ex->grad_reqs_[arg] == kGradWrite && !g.node->is_variable() &&
                   nid >= plan->num_forward_nodes && !is_output[e] &&
                   plan->entries[e].is_none() &&
-                  ex->arg_grads_[arg].ctx() == ctx;
+                  ex->arg_grads_[arg].ctx() == ctx &&
+                  ex->arg_grads_[arg].dtype() == plan->dtypes[e];
     if (direct) {
       plan->entries[e] = ex->arg_grads_[arg];
     } else {
@@ -328,16 +328,19 @@ void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
     in_ptrs.clear();
     for (const auto& e : inode.inputs) ins.push_back(plan_->entries[idx.entry_id(e)]);
     for (NDArray& a : ins) in_ptrs.push_back(&a);
-    if (monitor_ && monitor_all_) {
-      std::vector<std::string> names = MonitorNames(*inode.source, true);
-      for (size_t i = 0; i < ins.size(); ++i) monitor_(names[i], ins[i]);
+    if (monitor_ && monitor_all_) {  // a variable input is also reported by its own name
+      const nnvm::Node& n = *inode.source;
+      for (size_t i = 0; i < ins.size(); ++i) {
+        if (n.inputs[i].node->is_variable()) monitor_(n.inputs[i].node->attrs.name, ins[i]);
+        monitor_(MonitorInputName(n, i), ins[i]);
+      }
     }
     outs.clear();
     uint32_t n_out = inode.source->num_outputs();
     for (uint32_t i = 0; i < n_out; ++i) outs.push_back(plan_->entries[idx.entry_id(nid, i)]);
     Imperative::Get()->Invoke(ctx_, plan_->attrs[nid], in_ptrs, &outs, &plan_->unused[nid]);
     if (monitor_) {
-      std::vector<std::string> names = MonitorNames(*inode.source, false);
+      std::vector<std::string> names = MonitorOutputNames(idx.node_ptr(nid));
       for (size_t i = 0; i < outs.size(); ++i) monitor_(names[i], outs[i]);
     }
   }
@@ -366,6 +369,11 @@ void Executor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
     if (g.req == kGradAdd) {
       RunModeScope mode(is_train);
       NDArray src = p.entries[g.entry];
+      if (src.dtype() != dst.dtype()) {  // a gradient array of another dtype: cast first
+        NDArray cast(src.shape(), dst.ctx(), true, dst.dtype());
+        CopyFromTo(src, cast);
+        src = cast;
+      }
       NDArray acc = dst;
       std::vector<NDArray> out{dst};
       Imperative::Get()->Invoke(ctx_, Imperative::ParseAttrs(add, {}), {&acc, &src}, &out);

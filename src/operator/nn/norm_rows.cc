@@ -78,16 +78,18 @@ void BackwardImpl(const NormRows& l, const std::vector<TBlob>& in,
     });
   }
   if (req[1] == kNullOp && req[2] == kNullOp) return;
-  // gamma and beta gradients sum over rows that share a gamma entry: one serial pass.
+  // gamma and beta gradients sum over rows that share a gamma entry: one serial pass, in
+  // double (long sums, e.g. over a batch of 4096 rows, stay accurate in float32).
   const size_t ng = out[1].Size();
-  std::vector<A> dgamma(ng, A(0)), dbeta(ng, A(0));
+  std::vector<double> dgamma(ng, 0.0), dbeta(ng, 0.0);
   for (index_t r = 0; r < l.rows(); ++r) {
     const index_t base = l.RowBase(r);
-    const A mu = A(mean[r]), rstd = rstd_of(r);
+    const double mu = double(A(mean[r])), rstd = double(rstd_of(r));
     for (index_t k = 0; k < len; ++k) {
       const index_t at = base + k * step, g = GammaIndex(l, r, k);
-      dgamma[g] += A(dy[at]) * (A(x[at]) - mu) * rstd;
-      dbeta[g] += A(dy[at]);
+      const double d = double(A(dy[at]));
+      dgamma[g] += d * (double(A(x[at])) - mu) * rstd;
+      dbeta[g] += d;
     }
   }
   for (size_t g = 0; g < ng; ++g) {
