@@ -142,9 +142,8 @@ class Executor:
         ex.arg_arrays = handle.arg_arrays()
         ex.grad_arrays = handle.grad_arrays()
         ex.aux_arrays = handle.aux_arrays()
-        if self._monitor_callback is not None:
-            ex._monitor_callback = self._monitor_callback
-            ex._monitor_all = self._monitor_all
+        if self._monitor_callback is not None:  # the new executor reports to it too
+            ex.set_monitor_callback(self._monitor_callback, self._monitor_all)
         return ex
 
     def debug_str(self):

@@ -37,3 +37,32 @@ def test_input_from_another_node_is_not_named_as_a_variable():
     assert names.count('x') == 1 and names[0] == 'x'
     assert names[1].startswith('s_') and names[2] == 's_output'
     assert names[3].startswith('r_') and names[3] != 's_output' and names[4] == 'r_output'
+
+
+def test_monitor_survives_reshape_and_hands_ctypes_handles():
+    import ctypes
+    from mxnet.base import NDArrayHandle
+    from mxnet.ndarray import NDArray
+    seen = {}
+
+    def callback(name, arr):
+        arr = NDArray(ctypes.cast(arr, NDArrayHandle), writable=False)  # MXNet 1.x style
+        seen[mx.base.py_str(name)] = arr.shape
+
+    data = mx.sym.Variable('data')
+    sym = mx.sym.Convolution(data, kernel=(1, 1), num_filter=1, name='conv')
+    ex = sym.simple_bind(mx.cpu(), data=(1, 3, 4, 4), grad_req='null')
+    ex.set_monitor_callback(callback, monitor_all=True)
+    ex2 = ex.reshape(allow_up_sizing=True, data=(1, 3, 4, 6))
+    ex2.forward()
+    mx.nd.waitall()
+    assert seen['conv_output'] == (1, 1, 4, 6)
+    assert seen['data'] == (1, 3, 4, 6)
+
+
+def test_dummy_iter_repeats_the_first_batch():
+    it = mx.test_utils.DummyIter(mx.io.NDArrayIter(mx.nd.arange(8).reshape(4, 2), batch_size=2))
+    first = next(it)
+    for batch, _ in zip(it, range(3)):
+        assert batch is first
+    assert it.batch_size == 2 and it.provide_data[0].shape == (2, 2)

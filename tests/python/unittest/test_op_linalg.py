@@ -339,3 +339,68 @@ def test_inverse_raises_for_singular_matrix_and_non_square_input():
         la.inverse(nd.array([[1.0, 2.0], [2.0, 4.0]])).asnumpy()
     with pytest.raises(mx.base.MXNetError):
         la.det(nd.ones((2, 3))).asnumpy()
+
+
+# ---------------------------------------------------------------- diag / triangle helpers
+@pytest.mark.parametrize("n", [1, 3, 4])
+@pytest.mark.parametrize("batch", [None, 2])
+def test_extractdiag_makediag_roundtrip_and_gradients(n, batch):
+    from mxnet.test_utils import check_symbolic_forward, check_numeric_gradient
+    shape = (n, n) if batch is None else (batch, n, n)
+    a = np.random.uniform(1, 10, shape)
+    data = mx.sym.Variable('data')
+    for offs in range(1 - n, n):
+        want = np.diagonal(a, offset=offs, axis1=-2, axis2=-1)
+        ext = mx.sym.linalg.extractdiag(data, offset=offs)
+        check_symbolic_forward(ext, [a], [want])
+        check_numeric_gradient(ext, [a])
+        mk = mx.sym.linalg.makediag(data, offset=offs)
+        full = np.zeros(shape)
+        for idx in np.ndindex(*shape[:-2]):
+            full[idx] = np.diagflat(want[idx], k=offs)
+        check_symbolic_forward(mk, [want], [full])
+        check_numeric_gradient(mk, [want])
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_extracttrian_maketrian_roundtrip(n):
+    from mxnet.test_utils import check_symbolic_forward, check_numeric_gradient
+    a = np.random.uniform(1, 10, (2, n, n))
+    data = mx.sym.Variable('data')
+    for offs in range(1 - n, n):
+        for lower in ([True] if offs else [True, False]):
+            ext = mx.sym.linalg.extracttrian(data, offset=offs, lower=lower)
+            s = n - abs(offs)
+            assert ext.infer_shape(data=a.shape)[1][0] == (2, s * (s + 1) // 2)
+            sym = mx.sym.linalg.maketrian(ext, offset=offs, lower=lower)
+            low = offs < 0 or (offs == 0 and lower)
+            want = np.tril(a, offs) if low else np.triu(a, offs)
+            check_symbolic_forward(sym, [a], [want])
+            check_numeric_gradient(sym, [a])
+
+
+def test_sumlogdiag_and_gradient():
+    from mxnet.test_utils import check_symbolic_forward, check_symbolic_backward
+    a = np.random.uniform(1, 5, (3, 4, 4))
+    sym = mx.sym.linalg.sumlogdiag(mx.sym.Variable('data'))
+    check_symbolic_forward(sym, [a], [np.log(np.diagonal(a, axis1=1, axis2=2)).sum(-1)])
+    g = np.array([1.0, 2.0, -1.0])
+    want = np.zeros_like(a)
+    for b in range(3):
+        want[b] = np.diag(g[b] / np.diagonal(a[b]))
+    check_symbolic_backward(sym, [a], [g], [want])
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_potri_inverts_from_the_factor_and_has_its_gradient(lower):
+    from mxnet.test_utils import check_symbolic_forward, check_numeric_gradient
+    rng = np.random.RandomState(0)
+    m = rng.uniform(-1, 1, (2, 3, 3))
+    spd = np.matmul(m, m.transpose(0, 2, 1)) + 3 * np.eye(3)
+    L = np.linalg.cholesky(spd)
+    f = L if lower else L.transpose(0, 2, 1)
+    junk = f + (np.triu(np.ones((3, 3)), 1) if lower else np.tril(np.ones((3, 3)), -1))
+    sym = mx.sym.linalg.potri(mx.sym.Variable('data'), lower=lower)
+    check_symbolic_forward(sym, [junk], [np.linalg.inv(spd)], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, [f], numeric_eps=1e-6, rtol=1e-3, atol=1e-5,
+                           dtype=np.float64)
