@@ -12,8 +12,11 @@ import os
 
 from . import _ffi
 
-__all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments", "OperatorArguments"]
+# No __all__, as in MXNet 1.9.1: `from mxnet.operator import *` also gives the module's
+# ctypes names (code written for 1.9.1, e.g. monitor callbacks, relies on ctypes and
+# NDArrayHandle coming from it).
+import ctypes  # noqa: E402,F401
+from .base import NDArrayHandle, py_str  # noqa: E402,F401
 
 _DEFAULT_STYPE = "default"
 
@@ -168,5 +171,4 @@ atexit.register(_ffi.custom_op_shutdown)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(before=_ffi.custom_op_before_fork)
 
-from ._numpy_op import PythonOp, NumpyOp  # noqa: E402  (they build on the classes above)
-__all__ += ["PythonOp", "NumpyOp"]
+from ._numpy_op import PythonOp, NumpyOp  # noqa: E402,F401  (they build on the classes above)

@@ -404,3 +404,17 @@ def test_potri_inverts_from_the_factor_and_has_its_gradient(lower):
     check_symbolic_forward(sym, [junk], [np.linalg.inv(spd)], rtol=1e-5, atol=1e-6)
     check_numeric_gradient(sym, [f], numeric_eps=1e-6, rtol=1e-3, atol=1e-5,
                            dtype=np.float64)
+
+
+def test_potrf_upper_factor_and_its_gradient():
+    from mxnet.test_utils import check_symbolic_forward, check_numeric_gradient
+    rng = np.random.RandomState(1)
+    m = rng.uniform(-1, 1, (2, 3, 3))
+    spd = np.matmul(m, m.transpose(0, 2, 1)) + 3 * np.eye(3)
+    U = np.linalg.cholesky(spd).transpose(0, 2, 1)
+    sym = mx.sym.linalg.potrf(mx.sym.Variable('data'), lower=False)
+    check_symbolic_forward(sym, [spd], [U], rtol=1e-5, atol=1e-6)
+    sym_in = mx.sym.Variable('data')
+    symm = 0.5 * (sym_in + mx.sym.swapaxes(sym_in, dim1=-1, dim2=-2))
+    check_numeric_gradient(mx.sym.linalg.potrf(symm, lower=False), [spd], numeric_eps=1e-6,
+                           rtol=1e-3, atol=1e-5, dtype=np.float64)
