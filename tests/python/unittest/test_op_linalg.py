@@ -418,3 +418,39 @@ def test_potrf_upper_factor_and_its_gradient():
     symm = 0.5 * (sym_in + mx.sym.swapaxes(sym_in, dim1=-1, dim2=-2))
     check_numeric_gradient(mx.sym.linalg.potrf(symm, lower=False), [spd], numeric_eps=1e-6,
                            rtol=1e-3, atol=1e-5, dtype=np.float64)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 5), (2, 3, 4)])
+def test_gelqf_factors_and_gradient(shape):
+    from mxnet.test_utils import check_numeric_gradient
+    rng = np.random.RandomState(2)
+    a = rng.uniform(-1, 1, shape)
+    q, l = mx.nd.linalg.gelqf(mx.nd.array(a, dtype='float64'))
+    q, l = q.asnumpy(), l.asnumpy()
+    m = shape[-2]
+    np.testing.assert_allclose(np.matmul(l, q), a, atol=1e-10)
+    np.testing.assert_allclose(np.matmul(q, np.swapaxes(q, -1, -2)),
+                               np.broadcast_to(np.eye(m), l.shape), atol=1e-10)
+    np.testing.assert_allclose(np.triu(l, 1), 0)
+    assert (np.diagonal(l, axis1=-2, axis2=-1) > 0).all()
+    data = mx.sym.Variable('data')
+    out = mx.sym.linalg.gelqf(data)
+    # a scalar function of both outputs, so both gradients take part
+    loss = mx.sym.sum(out[0] * mx.sym.sin(out[0])) + mx.sym.sum(mx.sym.square(out[1]))
+    check_numeric_gradient(loss, [a], numeric_eps=1e-6, rtol=1e-4, atol=1e-6, dtype=np.float64)
+
+
+def test_gelqf_gradient_of_l_alone_matches_across_dtypes():
+    x32 = mx.nd.random.normal(shape=(2, 3), dtype=np.float32)
+    grads = []
+    for x in (x32, x32.astype('float64')):
+        x.attach_grad()
+        with mx.autograd.record():
+            mx.nd.sum(mx.nd.linalg.gelqf(x)[1]).backward()
+        grads.append(x.grad.asnumpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-5, atol=1e-5)
+
+
+def test_gelqf_needs_wide_matrices():
+    with pytest.raises(mx.base.MXNetError):
+        mx.nd.linalg.gelqf(mx.nd.ones((3, 2)))
