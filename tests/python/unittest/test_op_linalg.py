@@ -454,3 +454,34 @@ def test_gelqf_gradient_of_l_alone_matches_across_dtypes():
 def test_gelqf_needs_wide_matrices():
     with pytest.raises(mx.base.MXNetError):
         mx.nd.linalg.gelqf(mx.nd.ones((3, 2)))
+
+
+def test_syevd_documented_example_and_signs():
+    a = mx.nd.array([[1., 2.], [2., 4.]], dtype='float64')
+    u, l = mx.nd.linalg.syevd(a)
+    np.testing.assert_allclose(u.asnumpy(), [[0.89442719, -0.4472136], [0.4472136, 0.89442719]],
+                               atol=1e-7)
+    np.testing.assert_allclose(l.asnumpy(), [0., 5.], atol=1e-10)
+
+
+@pytest.mark.parametrize("n", [1, 3, 6])
+def test_syevd_decomposes_and_differentiates(n):
+    from mxnet.test_utils import check_numeric_gradient
+    rng = np.random.RandomState(n)
+    m = rng.normal(0, 3, (2, n, n))
+    a = 0.5 * (m + m.transpose(0, 2, 1))
+    u, l = mx.nd.linalg.syevd(mx.nd.array(a, dtype='float64'))
+    u, l = u.asnumpy(), l.asnumpy()
+    np.testing.assert_allclose(l, np.linalg.eigvalsh(a), atol=1e-9)
+    for b in range(2):
+        np.testing.assert_allclose(u[b] @ a[b], np.diag(l[b]) @ u[b], atol=1e-9)
+        np.testing.assert_allclose(u[b] @ u[b].T, np.eye(n), atol=1e-10)
+        big = np.abs(u[b]).argmax(axis=1)
+        assert (u[b][np.arange(n), big] > 0).all()
+    data = mx.sym.Variable('data')
+    sym = 0.5 * (data + mx.sym.swapaxes(data, dim1=-1, dim2=-2))
+    out = mx.sym.linalg.syevd(sym)
+    loss = mx.sym.sum(mx.sym.broadcast_mul(mx.sym.square(out[0]),
+                                           mx.sym.arange(n * n, dtype="float64").reshape((1, n, n)))) + \
+        mx.sym.sum(mx.sym.sin(out[1]))
+    check_numeric_gradient(loss, [a], numeric_eps=1e-6, rtol=1e-3, atol=1e-6, dtype=np.float64)
