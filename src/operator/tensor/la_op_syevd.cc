@@ -183,17 +183,8 @@ NNVM_REGISTER_OP(_backward_linalg_syevd)
     .describe("Gradient of _linalg_syevd: (dU, dL, U, L) -> dA.")
     .set_num_inputs(4)
     .set_num_outputs(1)
-    .set_attr<FInferShape>("FInferShape", [](const NodeAttrs& attrs, std::vector<TShape>* in,
-                                             std::vector<TShape>* out) {
-      if (!(*in)[2].IsKnown()) return false;
-      AssignShape(attrs, "output", &(*out)[0], (*in)[2]);
-      return true;
-    })
-    .set_attr<FInferType>("FInferType", [](const NodeAttrs& attrs, std::vector<int>* in,
-                                           std::vector<int>* out) {
-      AssignType(attrs, "output", &(*out)[0], (*in)[2]);
-      return (*in)[2] >= 0;
-    })
+    .set_attr<FInferShape>("FInferShape", OutputLikeInputShape(2))
+    .set_attr<FInferType>("FInferType", OutputLikeInputType(2))
     .set_attr<FCompute>("FCompute<cpu>", SyevdBackward);
 
 }  // namespace op

@@ -331,17 +331,8 @@ NNVM_REGISTER_OP(_backward_linalg_sumlogdiag)
     .describe("Gradient of _linalg_sumlogdiag: (ograd, A) -> dA.")
     .set_num_inputs(2)
     .set_num_outputs(1)
-    .set_attr<FInferShape>("FInferShape", [](const NodeAttrs& attrs, std::vector<TShape>* in,
-                                             std::vector<TShape>* out) {
-      if (!(*in)[1].IsKnown()) return false;
-      AssignShape(attrs, "output", &(*out)[0], (*in)[1]);
-      return true;
-    })
-    .set_attr<FInferType>("FInferType", [](const NodeAttrs& attrs, std::vector<int>* in,
-                                           std::vector<int>* out) {
-      AssignType(attrs, "output", &(*out)[0], (*in)[1]);
-      return (*in)[1] >= 0;
-    })
+    .set_attr<FInferShape>("FInferShape", OutputLikeInputShape(1))
+    .set_attr<FInferType>("FInferType", OutputLikeInputType(1))
     .set_attr<FCompute>("FCompute<cpu>", SumLogDiagBackward);
 
 NNVM_REGISTER_OP(_linalg_potri)
