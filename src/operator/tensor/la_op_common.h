@@ -87,22 +87,6 @@ void CopyIfNeeded(DType* dst, const DType* src, size_t n) {
 
 inline std::string BoolText(bool b) { return b ? "True" : "False"; }
 
-/*! \brief Shape and dtype rules of a backward op whose one output is shaped and typed like
- *  its input i (the forward's input). */
-inline FInferShape OutputLikeInputShape(size_t i) {
-  return [i](const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-    if (!(*in)[i].IsKnown()) return false;
-    AssignShape(attrs, "output", &(*out)[0], (*in)[i]);
-    return true;
-  };
-}
-inline FInferType OutputLikeInputType(size_t i) {
-  return [i](const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
-    AssignType(attrs, "output", &(*out)[0], (*in)[i]);
-    return (*in)[i] >= 0;
-  };
-}
-
 }  // namespace op
 }  // namespace mxnet
 

@@ -90,3 +90,23 @@ def test_split_v2_squeeze_axis():
 def test_split_v2_uneven_sections_is_an_error():
     with pytest.raises((MXNetError, ValueError)):
         mx.nd.split_v2(mx.nd.ones((5, 2)), 2, axis=0)
+
+
+def test_boolean_mask_rows_and_gradient():
+    data = mx.nd.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    index = mx.nd.array([0, 1, 1])
+    data.attach_grad()
+    with mx.autograd.record():
+        out = mx.nd.contrib.boolean_mask(data, index)
+        loss = (out * mx.nd.array([[1, 2, 3], [4, 5, 6]])).sum()
+    loss.backward()
+    np.testing.assert_array_equal(out.asnumpy(), [[4, 5, 6], [7, 8, 9]])
+    np.testing.assert_array_equal(data.grad.asnumpy(), [[0, 0, 0], [1, 2, 3], [4, 5, 6]])
+
+
+def test_boolean_mask_nothing_kept_and_bad_index():
+    with mx.np_shape():
+        out = mx.nd.contrib.boolean_mask(mx.nd.ones((3, 2)), mx.nd.zeros((3,)))
+        assert out.shape == (0, 2)
+    with pytest.raises(MXNetError):
+        mx.nd.contrib.boolean_mask(mx.nd.ones((3, 2)), mx.nd.ones((4,)))
