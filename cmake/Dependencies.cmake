@@ -9,14 +9,16 @@ set(THREADS_PREFER_PTHREAD_FLAG ON)
 find_package(Threads REQUIRED)
 find_package(dmlc REQUIRED)  # Debian libdmlc-dev
 
-# Options whose code does not exist yet: refuse them rather than link a library nothing uses
-# and report a feature the build lacks (mx.runtime.Features() says what really is built).
-foreach(opt USE_DIST_KVSTORE)
-  if(${opt})
-    message(FATAL_ERROR "${opt}=ON: this tree has no code for it yet (no ${opt} kernels, "
-                        "iterators or transport are written); configure with -D${opt}=OFF")
-  endif()
-endforeach()
+if(USE_DIST_KVSTORE)
+  # Debian libzmq3-dev: the parameter server's transport (src/kvstore/dist), C API only.
+  find_path(ZMQ_INCLUDE_DIR zmq.h REQUIRED)
+  find_library(ZMQ_LIBRARY NAMES zmq REQUIRED)
+  include_directories(SYSTEM ${ZMQ_INCLUDE_DIR})
+  list(APPEND MXNET_DEP_LIBS ${ZMQ_LIBRARY})
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_DIST_KVSTORE=1)
+else()
+  list(APPEND MXNET_DEP_DEFS MXNET_USE_DIST_KVSTORE=0)
+endif()
 
 if(USE_OPENCV)
   # Debian libopencv-dev: decoding (imgcodecs) and resizing/warping (imgproc). Only the image

@@ -12,5 +12,8 @@ if [ ! -f build/build.ninja ]; then
     -Dpybind11_DIR="$("$PYTHON" -m pybind11 --cmakedir 2>/dev/null || echo /usr/lib/cmake/pybind11)" >/dev/null
 fi
 ninja -C build -j"${JOBS:-2}" "$@"
-cp -f build/libmxnet.so python/mxnet/
-cp -f build/python/_ffi*.so python/mxnet/
+# Copy then rename: a running Python keeps its mapping of the old file intact.
+for f in build/libmxnet.so build/python/_ffi*.so; do
+  cp -f "$f" "python/mxnet/.$(basename "$f").tmp"
+  mv -f "python/mxnet/.$(basename "$f").tmp" "python/mxnet/$(basename "$f")"
+done

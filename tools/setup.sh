@@ -10,6 +10,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache git python3 python3-venv python3-dev \
   libdnnl-dev libopenblas-dev libdmlc-dev libopencv-dev libjpeg62-turbo-dev libdlpack-dev libgtest-dev pybind11-dev \
+  libzmq3-dev \
   dataset-fashion-mnist >/dev/null
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv

@@ -11,6 +11,14 @@ Cases (float32; the 161 trainable arrays of ResNet-50 v1, 25.5M elements = 102 M
                     summed; GB/s = 2 x model bytes / time
   quantize_2bit     the 2-bit quantize kernel alone over 25.5M elements (this framework
                     only: MXNet 1.9.1 has no Python entry to it); GB/s = gradient bytes / time
+  dist_sync_pushpull  a dist_sync job on loopback, 2 workers x 2 servers + scheduler (started
+                    as tools/launch.py --launcher local does: the same DMLC_* variables, the
+                    framework's own interpreter for every process): each worker pushes every
+                    key then pulls every key; GB/s = 2 x model bytes / time, worker 0's
+  dist_sync_2bit    the same with 2-bit compression (pushes move 1/16 of the bytes)
+  zmq_raw           raw ZeroMQ (libzmq through ctypes, PUSH -> PULL over tcp 127.0.0.1, one
+                    message per array into a preallocated buffer): GB/s = 2 x model bytes /
+                    time to send the model there and back, the transport's ceiling here
 
 numpy does pushpull_local's arithmetic (a + b written to both) as a memory-bandwidth reference.
 Best of --rounds interleaved runs (keep it at 1 or 2: the machine is shared and the numbers are
@@ -41,7 +49,7 @@ def resnet50_shapes():
     return shapes
 '''
 
-MX = SHAPES + r'''
+MX = SHAPES + 'SHAPES_SRC = %r\n' % SHAPES + r'''
 def bench(mx, np, cfg, best_of):
     out = {"_meta": {}}
     shapes = resnet50_shapes()
@@ -83,7 +91,119 @@ def bench(mx, np, cfg, best_of):
     measure(out, "pushpull_2bit",
             lambda: pushpull("device", {"type": "2bit", "threshold": 0.5}))
     measure(out, "quantize_2bit", quantize)
+    if cfg.get("dist", True):
+        measure(out, "dist_sync_pushpull", lambda: dist_job(mx, cfg, None))
+        measure(out, "dist_sync_2bit", lambda: dist_job(mx, cfg, "2bit"))
+        measure(out, "zmq_raw", lambda: zmq_raw(np, host, reps))
     return out
+
+
+def zmq_raw(np, arrays, reps):
+    """GB/s of libzmq moving arrays (one message each) there and back over loopback TCP."""
+    import ctypes, ctypes.util, threading
+    name = ctypes.util.find_library("zmq")
+    if name is None:
+        return None
+    z = ctypes.CDLL(name)
+    z.zmq_ctx_new.restype = ctypes.c_void_p
+    z.zmq_socket.restype = ctypes.c_void_p
+    z.zmq_socket.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    for f in ("zmq_bind", "zmq_connect"):
+        getattr(z, f).argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    z.zmq_send.argtypes = z.zmq_recv.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                                  ctypes.c_size_t, ctypes.c_int]
+    z.zmq_close.argtypes = [ctypes.c_void_p]
+    z.zmq_ctx_term.argtypes = [ctypes.c_void_p]
+    ZMQ_PUSH, ZMQ_PULL = 8, 7
+    ctx = z.zmq_ctx_new()
+    socks = []
+    def pair(port):
+        a, b = z.zmq_socket(ctx, ZMQ_PUSH), z.zmq_socket(ctx, ZMQ_PULL)
+        z.zmq_bind(b, ("tcp://127.0.0.1:%d" % port).encode())
+        z.zmq_connect(a, ("tcp://127.0.0.1:%d" % port).encode())
+        socks.extend([a, b])
+        return a, b
+    import socket
+    ports = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    out_push, out_pull = pair(ports[0])
+    back_push, back_pull = pair(ports[1])
+    bufs = [np.empty_like(a) for a in arrays]
+    def echo():  # the far side: receive every array, send it back
+        for _ in range(reps + 1):
+            for b in bufs:
+                z.zmq_recv(out_pull, b.ctypes.data, b.nbytes, 0)
+            for b in bufs:
+                z.zmq_send(back_push, b.ctypes.data, b.nbytes, 0)
+    t = threading.Thread(target=echo)
+    t.start()
+    def run():
+        for a in arrays:
+            z.zmq_send(out_push, a.ctypes.data, a.nbytes, 0)
+        for a in arrays:
+            z.zmq_recv(back_pull, a.ctypes.data, a.nbytes, 0)
+    nbytes = sum(a.nbytes for a in arrays)
+    gbps = 2 * nbytes / best_of(run, reps) / 1e9
+    t.join()
+    for s in socks:
+        z.zmq_close(s)
+    z.zmq_ctx_term(ctx)
+    return gbps
+
+
+DIST_WORKER = """
+import os, sys, time, json, numpy as np, mxnet as mx
+exec(os.environ["BENCH_SHAPES"])
+shapes = resnet50_shapes()
+nbytes = 4 * sum(int(np.prod(s)) for s in shapes)
+kv = mx.kv.create("dist_sync")
+if os.environ["BENCH_COMPRESSION"] != "none":
+    kv.set_gradient_compression({"type": "2bit", "threshold": 0.5})
+rng = np.random.RandomState(kv.rank)
+grads = [mx.nd.array(rng.uniform(-1, 1, size=s).astype("float32")) for s in shapes]
+outs = [mx.nd.zeros(s) for s in shapes]
+kv.init(list(range(len(shapes))), [mx.nd.zeros(s) for s in shapes])
+def step():
+    for i, g in enumerate(grads):
+        kv.push(i, g, priority=-i)
+    for i, o in enumerate(outs):
+        kv.pull(i, out=o, priority=-i)
+    mx.nd.waitall()
+step()
+best = float("inf")
+for _ in range(int(os.environ["BENCH_REPEATS"])):
+    kv._barrier()
+    t0 = time.perf_counter()
+    step()
+    best = min(best, time.perf_counter() - t0)
+if kv.rank == 0:
+    print("@@DIST@@ " + json.dumps({"gbps": 2 * nbytes / best / 1e9}))
+    sys.stdout.flush()
+"""
+
+
+def dist_job(mx, cfg, compression):
+    """Run a 2 x 2 dist_sync job of this interpreter's mxnet; worker 0's GB/s."""
+    import subprocess, tempfile
+    site = os.path.dirname(os.path.dirname(os.path.abspath(mx.__file__)))
+    env = dict(os.environ, BENCH_SHAPES=SHAPES_SRC, BENCH_REPEATS=str(cfg["repeats"]),
+               BENCH_COMPRESSION=compression or "none", OMP_NUM_THREADS="1",
+               PYTHONPATH=site + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "worker.py")
+        with open(script, "w") as f:
+            f.write(DIST_WORKER)
+        r = subprocess.run([sys.executable, cfg["launch"], "-n", "2", "-s", "2", "--launcher",
+                            "local", sys.executable, script], env=env, capture_output=True,
+                           text=True, timeout=600, cwd=tmp)
+    for line in r.stdout.splitlines():
+        if "@@DIST@@ " in line:
+            return json.loads(line.split("@@DIST@@ ", 1)[1])["gbps"]
+    raise RuntimeError("the dist job failed (status %d): %s" % (r.returncode,
+                                                                 (r.stdout + r.stderr)[-400:]))
 '''
 
 NP = SHAPES + r'''
@@ -99,14 +219,16 @@ def bench(numpy, np, cfg, best_of):
     return {"pushpull_local": 2 * nbytes / best_of(run, cfg["repeats"]) / 1e9}
 '''
 
-CASES = ['pushpull_local', 'pushpull_device', 'pushpull_2bit', 'quantize_2bit']
+CASES = ['pushpull_local', 'pushpull_device', 'pushpull_2bit', 'quantize_2bit',
+         'dist_sync_pushpull', 'dist_sync_2bit', 'zmq_raw']
 
 
 def main(argv=None):
     t0 = time.time()
     args, only = _baselines.main_common(list(sys.argv[1:] if argv is None else argv),
                                         __doc__.splitlines()[0], rounds_default=1)
-    cfg = {'repeats': 1 if args.quick else 3}
+    cfg = {'repeats': 1 if args.quick else 3,
+           'launch': os.path.join(_baselines.REPO, 'tools', 'launch.py')}
     results = _baselines.run_rounds({'mxnet': MX, 'numpy': NP}, cfg, max(args.timeout, 900),
                                     only or ['mxnet', 'mxnet191', 'numpy'],
                                     1 if args.quick else args.rounds, higher_is_better=True)

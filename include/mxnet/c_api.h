@@ -42,15 +42,19 @@ extern "C" {
 #define MXNET_DLL
 #endif
 
+/* Shared with mxnet/c_predict_api.h, which may be included before or after this file. */
+#ifndef MXNET_C_BASIC_TYPES_
+#define MXNET_C_BASIC_TYPES_
 /*! \brief Unsigned 32-bit integer used for counts and legacy shapes. */
 typedef unsigned int mx_uint;
 /*! \brief The default floating-point element type. */
 typedef float mx_float;
+/*! \brief An NDArray (a C++ mxnet::NDArray*). */
+typedef void* NDArrayHandle;
+#endif
 /*! \brief A 64-bit dimension extent. */
 typedef int64_t dim_t;
 
-/*! \brief An NDArray (a C++ mxnet::NDArray*). */
-typedef void* NDArrayHandle;
 /*! \brief A legacy NDArray function (unused by this library). */
 typedef const void* FunctionHandle;
 /*! \brief An operator of the registry, as taken by MXImperativeInvoke. */
@@ -776,5 +780,6 @@ MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
 #endif
 
 #include "mxnet/c_api_executor.h"
+#include "mxnet/c_api_test.h"
 
 #endif  /* MXNET_C_API_H_ */

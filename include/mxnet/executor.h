@@ -68,6 +68,9 @@ class Executor {
 
   /*! \brief Run the forward nodes (is_train: training-mode kernels, e.g. dropout). */
   void Forward(bool is_train);
+  /*! \brief Run forward node `step` only (a variable: nothing) and set *step_left to the
+   *  number of forward nodes after it (0 once step reaches the end). */
+  void PartialForward(bool is_train, int step, int* step_left);
   /*! \brief Run the gradient nodes; head_grads one per output (none: not given). Only
    *  outputs whose gradient the graph reads need one (loss ops read none). */
   void Backward(const std::vector<NDArray>& head_grads, bool is_train = true);

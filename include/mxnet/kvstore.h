@@ -23,13 +23,16 @@ class KVStore {
   /*! \brief Runs on the store at each push: local += optimizer(recv), as MXNet's updater. */
   using Updater = std::function<void(int key, const NDArray& recv, NDArray* local)>;
   using StrUpdater = std::function<void(const std::string& key, const NDArray& recv, NDArray* local)>;
+  /*! \brief Runs on a server for a command a worker sent (head, body), as MXNet's. */
+  using Controller = std::function<void(int head, const std::string& body)>;
 
   virtual ~KVStore() = default;
 
   /*!
    * \brief A store of the given type, as MXNet names them: "local" (also "local_update_cpu",
    *  "local_allreduce_cpu"), "device" ("local_allreduce_device"); "nccl" needs a build with
-   *  NCCL; "dist_*" needs the parameter server, which this build lacks. Case-insensitive.
+   *  NCCL; "dist_sync", "dist_async", "dist_sync_device", "dist_async_device" (and "dist" on
+   *  servers) join the parameter-server job the DMLC_* variables describe. Case-insensitive.
    *  Throws dmlc::Error naming the type otherwise.
    */
   static std::unique_ptr<KVStore> Create(const char* type);
@@ -94,11 +97,14 @@ class KVStore {
   }
   /*! \brief Commands for servers: there are none in one process, so nothing is sent. */
   virtual void SendCommandToServers(int cmd_id, const std::string& cmd_body) {}
+  /*! \brief Serve as a parameter server (or scheduler) until the job ends; only distributed
+   *  stores on a server or scheduler node can. */
+  virtual void RunServer(const Controller& controller);
 
-  /*! \brief Roles of this process. Without the parameter server every process is a worker. */
-  static bool IsWorkerNode() { return true; }
-  static bool IsServerNode() { return false; }
-  static bool IsSchedulerNode() { return false; }
+  /*! \brief Roles of this process from DMLC_ROLE (unset: a worker), as MXNet's. */
+  static bool IsWorkerNode();
+  static bool IsServerNode();
+  static bool IsSchedulerNode();
 
  protected:
   std::string type_;

@@ -40,6 +40,8 @@ std::vector<std::string> ListVariableNames(const std::vector<NodeEntry>& heads, 
  * "<node>_<FListOutputNames name>", else "<node>_output" (one output) or "<node>_output<i>".
  */
 std::vector<std::string> ListOutputNames(const std::vector<NodeEntry>& heads);
+/*! \brief The list_outputs name of output index of node n (an op node). */
+std::string OutputName(const Node& n, uint32_t index);
 
 }  // namespace nnvm
 

@@ -13,6 +13,12 @@ from . import libinfo
 
 __version__ = libinfo.__version__
 
+# OpenMP threads that spin after a parallel region take the cores the Python thread and the
+# engine's workers need between regions; on a small or busy machine that costs several times
+# the work itself (docs/perf.md). libgomp reads this once, when the library below loads it.
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+
 _LIB = libinfo.load_lib()
 
 

@@ -2,6 +2,7 @@
 // C API's MXSymbol* functions also call; autograd.get_symbol.
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "nnvm/graph_json.h"
 #include "nnvm/op.h"
 #include "nnvm/symbol.h"
+#include "operator/subgraph/subgraph_property.h"
 #include "py_common.h"
 
 namespace mxnet {
@@ -33,6 +35,12 @@ py::object OptionalString(bool ok, const std::string& s) {
 
 void DefineSymbol(py::module_& m) {
   py::class_<SymbolHandle>(m, "SymbolHandle")
+      // ctypes passes a SymbolHandle to the C API (_LIB.MX...(sym.handle, ...)) as this address.
+      .def_property_readonly("_as_parameter_",
+                             [](SymbolHandle& s) {
+                               return py::module_::import("ctypes").attr("c_void_p")(
+                                   reinterpret_cast<uintptr_t>(&s));
+                             })
       .def("tojson", [](const SymbolHandle& s) {
         MXNET_PY_API("MXSymbolSaveToJSON");
         return nnvm::SaveJSON(s.outputs);
@@ -115,6 +123,19 @@ void DefineSymbol(py::module_& m) {
   m.def("symbol_load_file", [](const std::string& fname) {
     MXNET_PY_API("MXSymbolCreateFromFile");
     return nnvm::LoadJSON(ReadTextFile(fname));
+  });
+
+  /*! symbol_from_c_handle(address): take over a SymbolHandle a C API call returned. */
+  m.def("symbol_from_c_handle", [](uintptr_t address) {
+    if (address == 0) throw py::value_error("Symbol: the C handle is NULL");
+    std::unique_ptr<nnvm::Symbol> owned(reinterpret_cast<nnvm::Symbol*>(address));
+    return SymbolHandle(std::move(*owned));
+  });
+  /*! symbol_optimize_for(sym, backend, options): Symbol.optimize_for's partitioning. */
+  m.def("symbol_optimize_for", [](const SymbolHandle& s, const std::string& backend,
+                                  const std::map<std::string, std::string>& options) {
+    MXNET_PY_API("MXOptimizeForBackend");
+    return op::OptimizeForBackend(s, backend, options);
   });
 
   m.def("autograd_get_symbol", [](const NDArray& x) {

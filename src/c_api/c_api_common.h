@@ -5,11 +5,14 @@
 #include <dmlc/logging.h>
 
 #include <exception>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "mxnet/c_api.h"
 #include "mxnet/ndarray.h"
+#include "nnvm/pass.h"
 #include "profiler/profiler.h"
 
 namespace nnvm {
@@ -38,6 +41,38 @@ const nnvm::Op* OpFromHandle(const void* creator, const char* fn);
 /*! \brief Check that an out-parameter or array argument is not NULL. */
 inline void RequireNonNull(const void* p, const char* fn, const char* arg) {
   if (p == nullptr) Fail(std::string(fn) + ": argument " + arg + " is NULL");
+}
+
+/*! \brief The context of a C API (dev_type, dev_id) pair; fails on an unknown device type. */
+inline Context MakeCtx(int dev_type, int dev_id) {
+  if (dev_type != Context::kCPU && dev_type != Context::kGPU &&
+      dev_type != Context::kCPUPinned && dev_type != Context::kCPUShared) {
+    Fail("unknown device type " + std::to_string(dev_type) +
+         " (expected 1 cpu, 2 gpu, 3 cpu_pinned or 5 cpu_shared)");
+  }
+  return Context(static_cast<Context::DeviceType>(dev_type), dev_id);
+}
+
+/*! \brief Shapes by name from a C API's CSR triple: names[i] has the legacy shape
+ *  data[idx[i] .. idx[i + 1]) (a dim of 0 unknown). */
+template <typename DimT>
+std::map<std::string, TShape> ShapesFrom(uint32_t n, const char** names, const DimT* data,
+                                         const uint32_t* idx) {
+  std::map<std::string, TShape> shapes;
+  if (n == 0) return shapes;
+  RequireNonNull(names, "shapes", "names");
+  RequireNonNull(idx, "shapes", "index pointer");
+  for (uint32_t i = 0; i < n; ++i) {
+    RequireNonNull(names[i], "shapes", "name");
+    if (idx[i + 1] < idx[i]) {
+      Fail("shape of '" + std::string(names[i]) + "': index pointer decreases (" +
+           std::to_string(idx[i]) + " then " + std::to_string(idx[i + 1]) + ")");
+    }
+    if (idx[i + 1] > idx[i]) RequireNonNull(data, "shapes", "shape data");
+    std::vector<dim_t> dims(data + idx[i], data + idx[i + 1]);
+    shapes[names[i]] = nnvm::ShapeFromLegacy(TShape(dims.begin(), dims.end()));
+  }
+  return shapes;
 }
 
 }  // namespace c_api

@@ -25,12 +25,8 @@ Executor* ExecutorFrom(ExecutorHandle h, const char* fn) {
   return static_cast<Executor*>(h);
 }
 
-Context MakeCtx(int dev_type, int dev_id) {
-  API_CHECK(dev_type == Context::kCPU || dev_type == Context::kGPU ||
-                dev_type == Context::kCPUPinned || dev_type == Context::kCPUShared,
-            "unknown device type " << dev_type);
-  return Context(static_cast<Context::DeviceType>(dev_type), dev_id);
-}
+using c_api::MakeCtx;
+using c_api::ShapesFrom;
 
 std::vector<NDArray> ArraysFrom(uint32_t n, NDArrayHandle* handles, bool allow_null) {
   std::vector<NDArray> v;
@@ -59,17 +55,6 @@ uint32_t GradReqFromName(const std::string& s) {
   if (s == "write" || s == "inplace") return kGradWrite;
   if (s == "add") return kGradAdd;
   throw dmlc::Error("grad_req expected 'null', 'write' or 'add', given '" + s + "'");
-}
-
-template <typename DimT>
-std::map<std::string, TShape> ShapesFrom(uint32_t n, const char** names, const DimT* data,
-                                         const uint32_t* idx) {
-  std::map<std::string, TShape> shapes;
-  for (uint32_t i = 0; i < n; ++i) {
-    std::vector<dim_t> dims(data + idx[i], data + idx[i + 1]);
-    shapes[names[i]] = nnvm::ShapeFromLegacy(TShape(dims.begin(), dims.end()));
-  }
-  return shapes;
 }
 
 void ReturnArrays(const Executor& ex, uint32_t* num_in_args, NDArrayHandle** in_args,

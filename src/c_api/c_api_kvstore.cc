@@ -300,9 +300,13 @@ int MXKVStoreSetBarrierBeforeExit(KVStoreHandle handle, const int barrier_before
 int MXKVStoreRunServer(KVStoreHandle handle, MXKVStoreServerController controller,
                        void* controller_handle) {
   API_BEGIN();
-  KVStore* kv = Store(handle, __func__);
-  API_CHECK(false, "MXKVStoreRunServer: the '" << kv->type() << "' KVStore has no server: "
-                   "distributed training needs the parameter server, which this build lacks");
+  KVStore::Controller ctrl;
+  if (controller != nullptr) {
+    ctrl = [controller, controller_handle](int head, const std::string& body) {
+      controller(head, body.c_str(), controller_handle);
+    };
+  }
+  Store(handle, __func__)->RunServer(ctrl);
   API_END();
 }
 

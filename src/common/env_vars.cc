@@ -47,7 +47,9 @@ const std::vector<VarInfo>& AllVars() {
        "MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE) and reuses a freed block for a later request of the "
        "same rounded size; Round rounds to a power of two below 2^ROUND_LINEAR_CUTOFF bytes and "
        "to a multiple of 2^ROUND_LINEAR_CUTOFF above, so blocks are reused more often when sizes "
-       "vary; Unpooled gives memory back to the system at once. (MXNet 1.9 did not pool CPU "
+       "vary; Unpooled gives memory back to the system at once. A pool never holds more than "
+       "twice the most memory its arrays have used at once: past that, cached blocks of sizes "
+       "no longer asked for go back to the system, oldest first. (MXNet 1.9 did not pool CPU "
        "memory; these CPU variables follow MXNet 2.0.)"},
       {"MXNET_CPU_MEM_POOL_RESERVE", "int", "5", "",
        "Percentage of physical memory the CPU pool leaves to the system and other processes: "
@@ -113,6 +115,14 @@ const std::vector<VarInfo>& AllVars() {
        "When 0, the size threshold is off, as with MXNET_USE_OPERATOR_TUNING=0. (MXNet 1.9 "
        "timed each operator at start-up to set per-operator thresholds; this build uses the "
        "fixed cost model of MXNET_USE_NUM_CORES_OPERATOR_TUNING instead, so nothing is timed.)"},
+      {"OMP_WAIT_POLICY", "string", "PASSIVE", "ACTIVE|PASSIVE",
+       "OpenMP's (libgomp's) own variable: whether a thread that finishes a parallel region "
+       "spins before it sleeps. When neither it nor GOMP_SPINCOUNT is set, the Python package "
+       "sets it to PASSIVE before it loads the library (a program using the C API directly gets "
+       "libgomp's default): spinning threads take the cores that the Python thread and the "
+       "engine's workers need between regions, which cost MLP training 10x on a busy 2-core "
+       "machine (docs/perf.md). Set ACTIVE (or a GOMP_SPINCOUNT) to keep libgomp's spinning. "
+       "Read once, when libgomp loads."},
       {"MXNET_USE_NUM_CORES_OPERATOR_TUNING", "int", "0", "",
        "The number of cores c the size threshold assumes; 0 means the number of OpenMP threads "
        "(OMP_NUM_THREADS, mx.util.set_num_omp_threads). A loop of n elements goes parallel when "
@@ -145,6 +155,30 @@ const std::vector<VarInfo>& AllVars() {
        "same deterministic operator with the same attributes to the same inputs, so each such "
        "expression is computed once; Executor.get_optimized_symbol shows the merged graph. Ops "
        "using random numbers or writing their inputs are never merged."},
+      // ---- Subgraph backends ----
+      {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
+       "The subgraph backend Symbol.bind and simple_bind partition the graph with before "
+       "running it: ONEDNN (old name MKLDNN) fuses convolution + batch norm + activation + sum "
+       "and FullyConnected + activation into oneDNN primitives with post-ops; default and "
+       "default_v2 are the test backends (ops named through MXSetSubgraphPropertyOpNames). "
+       "Unset, empty or NONE: no partitioning. An unknown name fails the bind naming it. Read "
+       "at each bind. optimize_for and hybridize(backend=...) name their backend directly."},
+      {"MXNET_SUBGRAPH_VERBOSE", "int", "1", "",
+       "Logging of graph partitioning: 0 silent, 1 logs the backend applied, 2 also each "
+       "property (pattern) applied."},
+      {"MXNET_DISABLE_MKLDNN_CONV_OPT", "bool", "0", "",
+       "1: the ONEDNN (MKLDNN) subgraph backend fuses no convolution. Read at the first "
+       "partitioning."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_BN", "bool", "0", "",
+       "1: the ONEDNN backend does not fold a BatchNorm into the convolution before it."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_RELU", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse activations into convolutions."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_CONV_SUM", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse a residual elemwise add into convolutions."},
+      {"MXNET_DISABLE_MKLDNN_FC_OPT", "bool", "0", "",
+       "1: the ONEDNN backend fuses nothing into FullyConnected."},
+      {"MXNET_DISABLE_MKLDNN_FUSE_FC_ELTWISE", "bool", "0", "",
+       "1: the ONEDNN backend does not fuse activations into FullyConnected."},
       // ---- Profiler ----
       {"MXNET_PROFILER_AUTOSTART", "bool", "0", "",
        "When 1, the profiler starts when the library loads, recording what MXNET_PROFILER_MODE "
@@ -177,9 +211,46 @@ const std::vector<VarInfo>& AllVars() {
        "are summed by one thread). Read when the store is created."},
       {"MXNET_KVSTORE_BIGARRAY_BOUND", "int", "1000000", "",
        "Arrays with at least this many elements are summed by MXNET_KVSTORE_REDUCTION_NTHREADS "
-       "threads in chunks of min(this, 4096) elements. (MXNet also uses it to shard big "
-       "arrays over parameter servers; there are none in this build.) Read when the store is "
-       "created."},
+       "threads in chunks of min(this, 4096) elements. A distributed store ('dist_*') also "
+       "splits an array of at least this many elements over all the servers (a smaller one "
+       "goes whole to one server), as MXNet. Read when the store is created."},
+      // ---- Distributed KVStore (parameter server; tools/launch.py sets the DMLC_* ones) ----
+      {"DMLC_ROLE", "string", "worker", "worker|server|scheduler",
+       "This process's role in a distributed job. A server or scheduler runs its loop at "
+       "`import mxnet` and exits when the job ends, as in MXNet."},
+      {"DMLC_PS_ROOT_URI", "string", "", "",
+       "Address of the scheduler (required by every node of a distributed job)."},
+      {"DMLC_PS_ROOT_PORT", "int", "0", "",
+       "Port the scheduler listens on (required). A port already in use fails with an error "
+       "naming it."},
+      {"DMLC_NUM_SERVER", "int", "0", "", "Number of server processes of the job (required)."},
+      {"DMLC_NUM_WORKER", "int", "0", "", "Number of worker processes of the job (required)."},
+      {"DMLC_INTERFACE", "string", "", "",
+       "Network interface (e.g. eth0) whose IPv4 address this node announces to the others. "
+       "Unset: loopback when the scheduler is on loopback, else the first interface that is up "
+       "and not loopback."},
+      {"DMLC_NODE_HOST", "string", "", "",
+       "Address this node announces to the others; overrides DMLC_INTERFACE."},
+      {"DMLC_PS_SECRET", "string", "", "",
+       "A job's shared secret: every message carries a token derived from it, and a node "
+       "drops (and logs) messages whose token differs, so a process of another job or with a "
+       "wrong secret cannot join or disturb this one. tools/launch.py sets a fresh one per job "
+       "unless it is already set. A token, not encryption: use a private network."},
+      {"PS_VERBOSE", "int", "0", "0|1|2",
+       "Parameter-server logging: 1 logs each node joining and its address, 2 also every "
+       "message sent and received."},
+      {"PS_HEARTBEAT_INTERVAL", "float", "1", "",
+       "Seconds between the heartbeats each node sends the scheduler (0 turns heartbeats and "
+       "failure detection off). ps-lite's default is 0; this one is on so that a dead node "
+       "is noticed."},
+      {"PS_HEARTBEAT_TIMEOUT", "float", "60", "",
+       "A node the scheduler has not heard from for this many seconds is declared dead, and "
+       "a node that has not heard from the scheduler for that long gives up on it: every "
+       "other node then fails its pending push, pull and barrier with an MXNetError naming "
+       "the node, instead of hanging (0: never)."},
+      {"PS_CONNECT_TIMEOUT", "float", "300", "",
+       "Seconds a node waits for the job's nodes to meet at the scheduler before failing with "
+       "an error saying how many arrived."},
       {"MXNET_KVSTORE_USETREE", "bool", "0", "",
        "MXNet: tree reduction over GPUs for the 'device' KVStore. Read when a 'device' store "
        "is created; this build has no GPU tree reduction, so it has no effect."},

@@ -68,8 +68,7 @@ namespace mxnet {
 
 // MXNet 1.9.1's keys in its order (include/mxnet/libinfo.h there), each saying what this
 // library really contains; ONEDNN (MXNet 2's name for MKLDNN) is appended. A feature whose
-// code does not exist here is false; CMake refuses to configure USE_DIST_KVSTORE until it
-// does.
+// code does not exist here is false.
 const std::vector<LibFeatureInfo>& LibFeatures() {
   static const std::vector<LibFeatureInfo> features = {
       {"CUDA", MXNET_USE_CUDA},
@@ -98,7 +97,7 @@ const std::vector<LibFeatureInfo>& LibFeatures() {
       {"OPENCV", MXNET_USE_OPENCV},
       {"CAFFE", false},
       {"PROFILER", true},
-      {"DIST_KVSTORE", false},
+      {"DIST_KVSTORE", MXNET_USE_DIST_KVSTORE},
       {"CXX14", true},
       {"INT64_TENSOR_SIZE", true},
       {"SIGNAL_HANDLER", false},

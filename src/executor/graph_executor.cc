@@ -14,6 +14,7 @@
 #include "nnvm/graph_json.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
+#include "operator/subgraph/subgraph_property.h"
 
 namespace mxnet {
 namespace {
@@ -42,22 +43,20 @@ std::string Names(const std::vector<std::string>& v) {
   return s;
 }
 
-// The monitor's names, as MXNet 1.9.1's executor gives them: an output is named as the
-// symbol would list it ("<node>_output", or FListOutputNames'), an input
-// "<node>_<input name>" (FListInputNames, else "input<i>").
-std::vector<std::string> MonitorOutputNames(const nnvm::ObjectPtr& n) {
-  std::vector<nnvm::NodeEntry> outs;
-  for (uint32_t i = 0; i < n->num_outputs(); ++i) outs.emplace_back(n, i, 0);
-  return nnvm::ListOutputNames(outs);
-}
-
-std::string MonitorInputName(const nnvm::Node& n, size_t i) {
-  static const auto& flist = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
-  if (flist.contains(n.op())) {
-    std::vector<std::string> names = flist[n.op()](n.attrs);
-    if (i < names.size()) return n.attrs.name + "_" + names[i];
+// As MXNet 1.9.1 names them: outputs as list_outputs does ("<node>_output"), inputs
+// "<node>_<FListInputNames name>", else "<node>_input<i>".
+std::vector<std::string> MonitorNames(const nnvm::Node& n, bool inputs) {
+  static const auto& flist_in = nnvm::Op::GetAttr<FListInputNames>("FListInputNames");
+  std::vector<std::string> names;
+  if (!inputs) {
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) names.push_back(nnvm::OutputName(n, i));
+    return names;
   }
-  return n.attrs.name + "_input" + std::to_string(i);
+  if (flist_in.contains(n.op())) names = flist_in[n.op()](n.attrs);
+  for (size_t i = names.size(); i < n.inputs.size(); ++i) names.push_back("input" + std::to_string(i));
+  names.resize(n.inputs.size());
+  for (std::string& s : names) s = n.attrs.name + "_" + s;
+  return names;
 }
 
 }  // namespace
@@ -151,14 +150,21 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
                                          const std::vector<NDArray>& aux_states,
                                          const Executor* share_outputs_with) {
   CHECK(!given.outputs.empty()) << "bind: the symbol has no outputs";
+  bool need_grad = false;
+  for (size_t i = 0; i < grad_reqs.size() && i < arg_grads.size(); ++i) {
+    need_grad = need_grad || (grad_reqs[i] != kGradNull && !arg_grads[i].is_none());
+  }
+  // MXNET_SUBGRAPH_BACKEND
+  const nnvm::Symbol partitioned = op::PartitionForEnvBackend(given, need_grad);
   std::unique_ptr<Executor> ex(new Executor());
-  // The graph run (the optimized symbol); names are the given symbol's.
-  ex->symbol_ = env::GetBool("MXNET_ELIMINATE_COMMON_EXPR") ? EliminateCommonExpr(given) : given;
+  // The graph run (the optimized symbol); names are the partitioned symbol's.
+  ex->symbol_ = env::GetBool("MXNET_ELIMINATE_COMMON_EXPR") ? EliminateCommonExpr(partitioned)
+                                                              : partitioned;
   const nnvm::Symbol& sym = ex->symbol_;
   ex->ctx_ = ctx;
-  ex->arg_names_ = nnvm::ListVariableNames(given.outputs, false);
-  ex->aux_names_ = nnvm::ListVariableNames(given.outputs, true);
-  ex->output_names_ = nnvm::ListOutputNames(given.outputs);
+  ex->arg_names_ = nnvm::ListVariableNames(partitioned.outputs, false);
+  ex->aux_names_ = nnvm::ListVariableNames(partitioned.outputs, true);
+  ex->output_names_ = nnvm::ListOutputNames(partitioned.outputs);
   const size_t n_args = ex->arg_names_.size(), n_aux = ex->aux_names_.size();
   CHECK_EQ(in_args.size(), n_args) << "bind: " << n_args << " argument arrays expected ("
                                    << Names(ex->arg_names_) << "), given " << in_args.size();
@@ -328,11 +334,13 @@ void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
     in_ptrs.clear();
     for (const auto& e : inode.inputs) ins.push_back(plan_->entries[idx.entry_id(e)]);
     for (NDArray& a : ins) in_ptrs.push_back(&a);
-    if (monitor_ && monitor_all_) {  // a variable input is also reported by its own name
-      const nnvm::Node& n = *inode.source;
+    if (monitor_ && monitor_all_) {
+      std::vector<std::string> names = MonitorNames(*inode.source, true);
       for (size_t i = 0; i < ins.size(); ++i) {
-        if (n.inputs[i].node->is_variable()) monitor_(n.inputs[i].node->attrs.name, ins[i]);
-        monitor_(MonitorInputName(n, i), ins[i]);
+        // a variable input is reported under its own name too, before the node's (1.9.1)
+        const nnvm::Node& src = *inode.source->inputs[i].node;
+        if (src.is_variable()) monitor_(src.attrs.name, ins[i]);
+        monitor_(names[i], ins[i]);
       }
     }
     outs.clear();
@@ -340,13 +348,23 @@ void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
     for (uint32_t i = 0; i < n_out; ++i) outs.push_back(plan_->entries[idx.entry_id(nid, i)]);
     Imperative::Get()->Invoke(ctx_, plan_->attrs[nid], in_ptrs, &outs, &plan_->unused[nid]);
     if (monitor_) {
-      std::vector<std::string> names = MonitorOutputNames(idx.node_ptr(nid));
+      std::vector<std::string> names = MonitorNames(*inode.source, false);
       for (size_t i = 0; i < outs.size(); ++i) monitor_(names[i], outs[i]);
     }
   }
 }
 
 void Executor::Forward(bool is_train) { RunNodes(0, plan_->num_forward_nodes, is_train); }
+
+void Executor::PartialForward(bool is_train, int step, int* step_left) {
+  const uint32_t n = plan_->num_forward_nodes;
+  if (step < 0 || static_cast<uint32_t>(step) >= n) {
+    *step_left = 0;
+    return;
+  }
+  RunNodes(step, step + 1, is_train);
+  *step_left = static_cast<int>(n - step - 1);
+}
 
 void Executor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
   Plan& p = *plan_;

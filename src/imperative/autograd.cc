@@ -29,6 +29,37 @@ NDArray InvokeOne(const char* op_name, std::vector<NDArray*> inputs,
   return out[0];
 }
 
+// Output arrays for the nodes computing a variable's gradient with grad_req 'write': the
+// gradient buffer itself, when that output is the gradient alone (read by no other node, the
+// gradient of one variable only), so the node writes it in place of a copy.
+// reads_left: per entry, the reads by gradient nodes plus one per result.
+std::unordered_map<const nnvm::Node*, std::vector<NDArray>> GradBufferTargets(
+    const std::vector<nnvm::NodeEntry>& grad_entries, const std::vector<AGInfo*>& x_infos,
+    std::unordered_map<const nnvm::Node*, std::vector<uint32_t>>& reads_left) {
+  std::unordered_map<const nnvm::Node*, std::vector<NDArray>> targets;
+  std::unordered_map<const nnvm::Node*, std::vector<uint32_t>> uses;
+  for (const nnvm::NodeEntry& e : grad_entries) {
+    std::vector<uint32_t>& u = uses[e.node.get()];
+    if (u.size() <= e.index) u.resize(e.index + 1, 0);
+    ++u[e.index];
+  }
+  for (size_t i = 0; i < x_infos.size(); ++i) {
+    const nnvm::NodeEntry& e = grad_entries[i];
+    const NDArray& value = x_infos[i]->outputs[0];
+    const NDArray& buf = x_infos[i]->out_grads[0];
+    if (x_infos[i]->grad_req[0] != kGradWrite || e.node->is_variable() ||
+        AGInfo::Get(e.node) != nullptr || reads_left[e.node.get()][e.index] != 1 ||
+        uses[e.node.get()][e.index] != 1 || buf.shape() != value.shape() ||
+        buf.dtype() != value.dtype() || buf.ctx() != value.ctx()) {
+      continue;
+    }
+    std::vector<NDArray>& t = targets[e.node.get()];
+    t.resize(e.node->num_outputs());
+    t[e.index] = buf.Detach();
+  }
+  return targets;
+}
+
 }  // namespace
 
 void Imperative::MarkVariables(const std::vector<NDArray*>& variables,
@@ -157,16 +188,28 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
   try {
     std::unordered_map<const nnvm::Node*, std::vector<NDArray>> values;
     const std::vector<nnvm::ObjectPtr> grad_order = nnvm::TopoSort(grad_entries);
-    // Outputs of gradient nodes that no later node and no result reads (e.g. the gradient of
-    // an input that needs none) run with kNullOp, so kernels can skip that work.
-    std::unordered_map<const nnvm::Node*, std::vector<bool>> read;
-    auto mark_read = [&read](const nnvm::NodeEntry& e) {
+    // Reads of each entry by later nodes: a value is dropped after its last reader, so the
+    // pool can hand its memory to the nodes after it.
+    std::unordered_map<const nnvm::Node*, std::vector<uint32_t>> reads_left;
+    auto count = [&reads_left](const nnvm::NodeEntry& e, uint32_t n) {
+      std::vector<uint32_t>& r = reads_left[e.node.get()];
+      if (r.size() <= e.index) r.resize(e.index + 1, 0);
+      r[e.index] += n;
+    };
+    for (const nnvm::ObjectPtr& n : grad_order) for (const nnvm::NodeEntry& e : n->inputs) count(e, 1);
+    std::unordered_map<const nnvm::Node*, std::vector<bool>> read;  // read by a node or a result
+    for (const auto& kv : reads_left) {
+      std::vector<bool>& r = read[kv.first];
+      for (uint32_t c : kv.second) r.push_back(c > 0);
+    }
+    for (const nnvm::NodeEntry& e : grad_entries) {
       std::vector<bool>& r = read[e.node.get()];
       if (r.size() <= e.index) r.resize(e.index + 1, false);
       r[e.index] = true;
-    };
-    for (const nnvm::ObjectPtr& n : grad_order) for (const nnvm::NodeEntry& e : n->inputs) mark_read(e);
-    for (const nnvm::NodeEntry& e : grad_entries) mark_read(e);
+      count(e, 1);  // results are never dropped
+    }
+    std::unordered_map<const nnvm::Node*, std::vector<NDArray>> targets;
+    if (variables.empty() && !create_graph) targets = GradBufferTargets(grad_entries, x_infos, reads_left);
     std::vector<bool> unused;
     for (const nnvm::ObjectPtr& n : grad_order) {
       if (const AGInfo* info = AGInfo::Get(n)) {
@@ -183,12 +226,18 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       std::vector<NDArray*> in_ptrs;
       for (NDArray& v : in_vals) in_ptrs.push_back(&v);
       std::vector<NDArray> outs;
+      auto t = targets.find(n.get());
+      if (t != targets.end()) outs = std::move(t->second);
       const std::vector<bool>& r = read[n.get()];
       unused.assign(n->num_outputs(), false);
       for (size_t i = 0; i < unused.size(); ++i) unused[i] = i >= r.size() || !r[i];
       Invoke(in_vals.empty() ? Context() : in_vals[0].ctx(), Attrs(n->attrs), in_ptrs, &outs,
              create_graph ? nullptr : &unused);
       values.emplace(n.get(), std::move(outs));
+      in_vals.clear();
+      for (const nnvm::NodeEntry& e : n->inputs) {
+        if (--reads_left[e.node.get()][e.index] == 0) values[e.node.get()][e.index] = NDArray();
+      }
     }
     for (const nnvm::NodeEntry& e : grad_entries) results.push_back(values.at(e.node.get()).at(e.index));
   } catch (...) {
@@ -223,7 +272,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       std::vector<NDArray> out{b};
       Invoke(b.ctx(), ParseAttrs(nnvm::Op::GetOrThrow("elemwise_add"), {}),
              std::vector<NDArray*>{&b, &gv}, &out);
-    } else {
+    } else if (g.var() != buf.var()) {
       CopyFromTo(g, buf);
     }
     buf.set_entry(create_graph ? g.entry() : nnvm::NodeEntry());

@@ -2,14 +2,18 @@
 // _backward_CachedOp operators that run it node by node through Imperative::Invoke.
 #include "imperative/cached_op.h"
 
+#include <algorithm>
+
 #include <dmlc/logging.h>
 
 #include <unordered_set>
 
+#include "imperative/ndarray_function.h"
 #include "mxnet/op_attr_types.h"
 #include "nnvm/gradient.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
+#include "operator/subgraph/subgraph_property.h"
 
 namespace mxnet {
 namespace {
@@ -27,6 +31,8 @@ bool HasState(const nnvm::NodeAttrs& attrs) {
   auto* p = std::any_cast<std::shared_ptr<CachedOp>>(&attrs.parsed);
   return p != nullptr && *p;
 }
+
+bool FlagIsTrue(const std::string& v) { return v == "True" || v == "true" || v == "1"; }
 
 // Autograd off inside the graph: the recorded node is the CachedOp itself.
 class NoRecordScope {
@@ -46,6 +52,19 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   CHECK(!sym_.outputs.empty()) << "CachedOp: the symbol has no outputs";
   nnvm::IndexedGraph fwd(sym_.outputs);
   num_forward_nodes_ = static_cast<uint32_t>(fwd.num_nodes());
+  int64_t inline_limit = 2;
+  bool static_alloc = false;
+  for (const auto& kv : flags_) {
+    if (kv.first == "static_alloc") static_alloc = FlagIsTrue(kv.second);
+    if (kv.first != "inline_limit") continue;
+    try {
+      inline_limit = std::stoll(kv.second);
+    } catch (const std::exception&) {
+      LOG(FATAL) << "CachedOp: flag inline_limit expects an integer, given '" << kv.second << "'";
+    }
+  }
+  inlining_ = !static_alloc && static_cast<int64_t>(fwd.num_nodes() - fwd.input_nodes().size()) <=
+                                   inline_limit;
   heads_ = sym_.outputs;
   std::vector<nnvm::NodeEntry> xs, head_grads;
   for (uint32_t nid : fwd.input_nodes()) xs.emplace_back(fwd.node_ptr(nid), 0, 0);
@@ -99,6 +118,34 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   std::vector<bool> is_output(n_entries, false), is_saved(n_entries, false);
   for (uint32_t e : output_entries_) is_output[e] = true;
   for (uint32_t e : saved_entries_) is_saved[e] = true;
+  reads_fwd_.assign(n_entries, 0);
+  reads_bwd_.assign(n_entries, 0);
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    for (const auto& in : idx[nid].inputs) {
+      ++(nid < num_forward_nodes_ ? reads_fwd_ : reads_bwd_)[idx.entry_id(in)];
+    }
+  }
+  keep_infer_ = is_output;
+  keep_train_ = is_output;
+  for (uint32_t e : saved_entries_) keep_train_[e] = true;
+  keep_backward_.assign(n_entries, false);
+  std::vector<uint32_t> grad_uses(n_entries, 0);
+  for (uint32_t e : grad_entries_) {
+    keep_backward_[e] = true;
+    ++grad_uses[e];
+  }
+  // A gradient computed by a backward node, read by nothing else and the gradient of one
+  // input only, can be written straight into an array the caller gives.
+  std::vector<bool> computed_in_backward(n_entries, false);
+  for (uint32_t nid = num_forward_nodes_; nid < idx.num_nodes(); ++nid) {
+    if (idx[nid].source->is_variable()) continue;
+    for (uint32_t i = 0; i < idx[nid].source->num_outputs(); ++i) {
+      computed_in_backward[idx.entry_id(nid, i)] = true;
+    }
+  }
+  for (uint32_t e : grad_entries_) {
+    grad_direct_.push_back(computed_in_backward[e] && grad_uses[e] == 1 && reads_bwd_[e] == 0);
+  }
   attrs_.resize(idx.num_nodes());
   unused_infer_.resize(idx.num_nodes());
   unused_train_.resize(idx.num_nodes());
@@ -122,7 +169,8 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
 }
 
 void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
-                   const std::vector<std::vector<bool>>& unused) const {
+                   const std::vector<std::vector<bool>>& unused,
+                   const std::vector<bool>& keep) const {
   const nnvm::IndexedGraph& idx = *idx_;
   Context ctx = Context::CPU();
   for (uint32_t e : input_entries_) {
@@ -134,9 +182,17 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
   NoRecordScope no_record;
   std::vector<NDArray> ins, outs;
   std::vector<NDArray*> in_ptrs;
+  std::vector<uint32_t> reads_left = begin < num_forward_nodes_ ? reads_fwd_ : reads_bwd_;
   for (uint32_t nid = begin; nid < end; ++nid) {
     const auto& inode = idx[nid];
     if (inode.source->is_variable()) continue;
+    // A backward node none of whose outputs is read does no work (forward nodes may still
+    // update state, as BatchNorm's moving statistics).
+    if (nid >= num_forward_nodes_ &&
+        std::all_of(unused[nid].begin(), unused[nid].end(), [](bool u) { return u; })) {
+      for (const auto& in : inode.inputs) --reads_left[idx.entry_id(in)];
+      continue;
+    }
     ins.clear();
     in_ptrs.clear();
     for (const auto& e : inode.inputs) {
@@ -147,25 +203,68 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
     }
     for (NDArray& a : ins) in_ptrs.push_back(&a);
     outs.clear();
+    const uint32_t n_out = inode.source->num_outputs();
+    for (uint32_t i = 0; i < n_out; ++i) {
+      if (!(*entries)[idx.entry_id(nid, i)].is_none()) {
+        for (uint32_t j = 0; j < n_out; ++j) outs.push_back((*entries)[idx.entry_id(nid, j)]);
+        break;
+      }
+    }
     Imperative::Get()->Invoke(ctx, attrs_[nid], in_ptrs, &outs, &unused[nid]);
     for (uint32_t i = 0; i < outs.size(); ++i) (*entries)[idx.entry_id(nid, i)] = outs[i];
+    ins.clear();
+    for (const auto& in : inode.inputs) {
+      uint32_t e = idx.entry_id(in);
+      if (--reads_left[e] == 0 && !keep[e]) (*entries)[e] = NDArray();
+    }
   }
 }
 
 void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const {
   CHECK_EQ(inputs.size(), input_entries_.size())
       << "CachedOp: " << input_entries_.size() << " inputs expected, given " << inputs.size();
-  // Recording: keep what backward reads (hidden outputs of the recorded node).
-  const bool save = has_backward_ && Imperative::Get()->is_recording();
+  // Recording, or training in an executor (which runs backward without recording): keep
+  // what backward reads (hidden outputs of the node).
+  const bool save = has_backward_ && (Imperative::Get()->is_recording() ||
+                                      Imperative::Get()->is_training());
   std::vector<NDArray> entries(idx_->num_node_entries());
   for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = inputs[i];
-  Run(0, num_forward_nodes_, &entries, save ? unused_train_ : unused_infer_);
+  Run(0, num_forward_nodes_, &entries, save ? unused_train_ : unused_infer_,
+      save ? keep_train_ : keep_infer_);
   outputs->clear();
   for (uint32_t e : output_entries_) outputs->push_back(entries[e]);
   for (uint32_t e : saved_entries_) outputs->push_back(save ? entries[e] : NDArray());
 }
 
-void CachedOp::Backward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const {
+std::shared_ptr<const std::vector<std::vector<bool>>> CachedOp::UnusedInBackward(
+    const std::vector<bool>& unused_grads) const {
+  std::lock_guard<std::mutex> lock(plan_mu_);
+  if (plan_ && plan_key_ == unused_grads) return plan_;
+  const nnvm::IndexedGraph& idx = *idx_;
+  std::vector<bool> needed(idx.num_node_entries(), false);
+  for (size_t i = 0; i < grad_entries_.size(); ++i) {
+    if (!unused_grads[i]) needed[grad_entries_[i]] = true;
+  }
+  auto unused = std::make_shared<std::vector<std::vector<bool>>>(unused_train_);
+  for (uint32_t nid = static_cast<uint32_t>(idx.num_nodes()); nid-- > num_forward_nodes_;) {
+    const nnvm::Node& n = *idx[nid].source;
+    if (n.is_variable()) continue;
+    bool any = false;
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) {
+      const bool read = needed[idx.entry_id(nid, i)];
+      (*unused)[nid][i] = !read;
+      any = any || read;
+    }
+    if (!any) continue;
+    for (const auto& in : idx[nid].inputs) needed[idx.entry_id(in)] = true;
+  }
+  plan_key_ = unused_grads;
+  plan_ = unused;
+  return plan_;
+}
+
+void CachedOp::Backward(const std::vector<NDArray>& inputs, const std::vector<bool>* unused_grads,
+                        std::vector<NDArray>* outputs) const {
   CHECK(has_backward_) << "CachedOp: the graph cannot be differentiated: " << no_backward_reason_;
   const size_t n_out = output_entries_.size(), n_in = input_entries_.size();
   CHECK_EQ(inputs.size(), n_out + n_in + saved_entries_.size())
@@ -181,7 +280,21 @@ void CachedOp::Backward(const std::vector<NDArray>& inputs, std::vector<NDArray>
         << "without autograd recording)";
     entries[saved_entries_[i]] = inputs[n_out + n_in + i];
   }
-  Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries, unused_train_);
+  // The caller's arrays for the gradients (see FNDArrayFunction), where a node can write them.
+  if (outputs->size() == grad_entries_.size()) {
+    for (size_t i = 0; i < grad_entries_.size(); ++i) {
+      if (grad_direct_[i] && !(*outputs)[i].is_none()) entries[grad_entries_[i]] = (*outputs)[i];
+    }
+  }
+  // Gradients nobody reads (inputs such as data that need none): neither they nor what only
+  // they need are computed.
+  std::shared_ptr<const std::vector<std::vector<bool>>> plan;
+  if (unused_grads != nullptr && unused_grads->size() == grad_entries_.size() &&
+      std::any_of(unused_grads->begin(), unused_grads->end(), [](bool u) { return u; })) {
+    plan = UnusedInBackward(*unused_grads);
+  }
+  Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries,
+      plan ? *plan : unused_train_, keep_backward_);
   outputs->clear();
   for (uint32_t e : grad_entries_) outputs->push_back(entries[e]);
 }
@@ -224,6 +337,28 @@ bool CachedOp::InferType(std::vector<int>* in, std::vector<int>* out) const {
   return InferAttr<int>(in, out, &nnvm::InferType);
 }
 
+std::vector<NDArray> CachedOp::InvokeInlined(const Context& default_ctx,
+                                             const std::vector<NDArray*>& inputs) const {
+  const nnvm::IndexedGraph& idx = *idx_;
+  std::vector<NDArray> entries(idx.num_node_entries());
+  for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = *inputs[i];
+  std::vector<NDArray> outs;
+  std::vector<NDArray*> in_ptrs;
+  for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
+    const auto& inode = idx[nid];
+    if (inode.source->is_variable()) continue;
+    in_ptrs.clear();
+    for (const auto& e : inode.inputs) in_ptrs.push_back(&entries[idx.entry_id(e)]);
+    outs.clear();
+    Imperative::Get()->Invoke(inputs.empty() ? default_ctx : inputs[0]->ctx(), attrs_[nid],
+                              in_ptrs, &outs);
+    for (uint32_t i = 0; i < outs.size(); ++i) entries[idx.entry_id(nid, i)] = outs[i];
+  }
+  std::vector<NDArray> result;
+  for (uint32_t e : output_entries_) result.push_back(entries[e]);
+  return result;
+}
+
 std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
                                       const std::vector<NDArray*>& inputs,
                                       const std::vector<NDArray*>& out) {
@@ -231,6 +366,9 @@ std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
   CHECK_EQ(inputs.size(), num_inputs())
       << "CachedOp: " << num_inputs() << " inputs expected (the symbol's list_inputs), given "
       << inputs.size();
+  if (inlining_ && out.empty() && Imperative::Get()->is_recording()) {
+    return InvokeInlined(default_ctx, inputs);
+  }
   auto attrs = std::make_shared<nnvm::NodeAttrs>();
   attrs->op = op;
   attrs->name = "_cachedop";
@@ -240,6 +378,9 @@ std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
 
 NNVM_REGISTER_OP(_CachedOp)
     .describe("A symbol's graph run as one operator (mx.nd.CachedOp, hybridized blocks).")
+    .set_attr_parser(op::ParseCachedOpSubgraph)
+    .add_argument("data", "NDArray-or-Symbol[]", "the inputs, in the subgraph's list_inputs order")
+    .add_argument("subgraph", "string", "the graph to run, as symbol JSON")
     .set_num_inputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
     .set_num_outputs([](const nnvm::NodeAttrs& a) {
       return HasState(a) ? State(a).num_outputs() + State(a).num_saved() : 0u;
@@ -281,6 +422,20 @@ NNVM_REGISTER_OP(_CachedOp)
           return grads;
         });
 
+// _backward_CachedOp in an executor's graph: each input's gradient has that input's shape
+// and dtype (its inputs are the head gradients, then the forward inputs, then saved values).
+template <typename T>
+bool InferLikeForwardInputs(const nnvm::NodeAttrs& a, std::vector<T>* in, std::vector<T>* out) {
+  const CachedOp& s = State(a);
+  bool known = true;
+  for (uint32_t i = 0; i < s.num_inputs(); ++i) {
+    (*out)[i] = (*in)[s.num_outputs() + i];
+    if constexpr (std::is_same<T, int>::value) known = known && (*out)[i] >= 0;
+    else known = known && (*out)[i].IsKnown();
+  }
+  return known;
+}
+
 NNVM_REGISTER_OP(_backward_CachedOp)
     .describe("Backward of _CachedOp: runs the gradient graph of its symbol.")
     .set_num_inputs([](const nnvm::NodeAttrs& a) {
@@ -288,8 +443,13 @@ NNVM_REGISTER_OP(_backward_CachedOp)
                          : 0u;
     })
     .set_num_outputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
-    .set_attr<FNDArrayFunction>("FNDArrayFunction",
-                                [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
-                                   std::vector<NDArray>* out) { State(a).Backward(in, out); });
+    .set_attr<FInferShape>("FInferShape", InferLikeForwardInputs<TShape>)
+    .set_attr<FInferType>("FInferType", InferLikeForwardInputs<int>)
+    .set_attr<FNDArrayFunctionSkip>(
+        "FNDArrayFunctionSkip",
+        [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
+           const std::vector<bool>* unused, std::vector<NDArray>* out) {
+          State(a).Backward(in, unused, out);
+        });
 
 }  // namespace mxnet

@@ -3,6 +3,7 @@
 #define MXNET_IMPERATIVE_CACHED_OP_H_
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,20 +42,34 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
 
   // The two operators' bodies (FNDArrayFunction of _CachedOp and _backward_CachedOp).
   void Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const;
-  void Backward(const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) const;
+  // unused_grads (optional, one flag per input): gradients nobody reads, not computed.
+  void Backward(const std::vector<NDArray>& inputs, const std::vector<bool>* unused_grads,
+                std::vector<NDArray>* outputs) const;
   /*! \brief Shapes / dtypes of a _CachedOp node (all its outputs, hidden ones included). */
   bool InferShape(std::vector<TShape>* in, std::vector<TShape>* out) const;
   bool InferType(std::vector<int>* in, std::vector<int>* out) const;
 
  private:
+  // Runs nodes [begin, end). An entry already set when its node runs is the array that node
+  // writes (an out= target). Each value is dropped after its last reader unless keep says so.
   void Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
-           const std::vector<std::vector<bool>>& unused) const;
+           const std::vector<std::vector<bool>>& unused, const std::vector<bool>& keep) const;
+  // The per-node unused outputs of the backward range when unused_grads are not wanted
+  // (cached for the last pattern asked).
+  std::shared_ptr<const std::vector<std::vector<bool>>> UnusedInBackward(
+      const std::vector<bool>& unused_grads) const;
   template <typename T>
   bool InferAttr(std::vector<T>* in, std::vector<T>* out,
                  size_t (*pass)(const nnvm::IndexedGraph&, std::vector<T>*)) const;
 
+  // Recording with few ops (inline_limit): the ops are recorded one by one, as if the
+  // graph had run imperatively, instead of one _CachedOp node.
+  std::vector<NDArray> InvokeInlined(const Context& default_ctx,
+                                     const std::vector<NDArray*>& inputs) const;
+
   nnvm::Symbol sym_;
   std::vector<std::pair<std::string, std::string>> flags_;
+  bool inlining_{false};  // not static_alloc and at most inline_limit ops
   std::vector<nnvm::NodeEntry> heads_;  // outputs, then the gradient of each input
   std::unique_ptr<nnvm::IndexedGraph> idx_;
   uint32_t num_forward_nodes_{0};
@@ -64,6 +79,15 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   std::vector<uint32_t> saved_entries_, mutable_inputs_;
   std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs_;
   std::vector<std::vector<bool>> unused_infer_, unused_train_;
+  // Per entry: how many inputs of forward nodes / of backward nodes read it.
+  std::vector<uint32_t> reads_fwd_, reads_bwd_;
+  // Entries kept to the end: the outputs (inference); the outputs and saved values
+  // (training); the input gradients (backward).
+  std::vector<bool> keep_infer_, keep_train_, keep_backward_;
+  mutable std::mutex plan_mu_;
+  mutable std::vector<bool> plan_key_;
+  mutable std::shared_ptr<const std::vector<std::vector<bool>>> plan_;
+  std::vector<bool> grad_direct_;  // per input: its gradient node may write the caller's array
 };
 
 }  // namespace mxnet

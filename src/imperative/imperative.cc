@@ -10,6 +10,7 @@
 #include "common/np_shape.h"
 #include "imperative/autograd_info.h"
 #include "imperative/invoke_hook.h"
+#include "imperative/ndarray_function.h"
 #include "imperative/op_resource.h"
 #include "operator/tensor/reshape_rule.h"
 
@@ -226,20 +227,37 @@ std::vector<NDArray*> Pointers(std::vector<NDArray>* arrays) {
 }
 
 // Ops computed on NDArrays in this thread (FNDArrayFunction) skip inference and the engine.
+// outputs reaches the function empty, or with one entry per output: an array the caller wants
+// the result written into, or none where any array will do (Invoke's out= contract). The
+// function may write into the given arrays or replace them; a replaced one is copied here.
 bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
-                           std::vector<NDArray>* outputs) {
+                           std::vector<NDArray>* outputs, const std::vector<bool>* unused) {
   static const auto& fndarray = nnvm::Op::GetAttr<FNDArrayFunction>("FNDArrayFunction");
-  if (!fndarray.contains(attrs.op)) return false;
+  static const auto& fskip = nnvm::Op::GetAttr<FNDArrayFunctionSkip>("FNDArrayFunctionSkip");
+  const bool skip = fskip.contains(attrs.op);
+  if (!skip && !fndarray.contains(attrs.op)) return false;
   std::vector<NDArray> in_vals;
   for (NDArray* in : inputs) in_vals.push_back(in->Detach());
-  std::vector<NDArray> result;
-  fndarray[attrs.op](attrs, in_vals, &result);
+  std::vector<NDArray> result = *outputs;
+  if (skip) {
+    fskip[attrs.op](attrs, in_vals, unused, &result);
+  } else {
+    fndarray[attrs.op](attrs, in_vals, &result);
+  }
   if (outputs->empty()) {
     *outputs = std::move(result);
   } else {
     CHECK_EQ(outputs->size(), result.size()) << "Operator " << attrs.op->name
                                              << ": wrong number of out= arrays";
-    for (size_t i = 0; i < result.size(); ++i) CopyFromTo(result[i], (*outputs)[i]);
+    for (size_t i = 0; i < result.size(); ++i) {
+      NDArray& o = (*outputs)[i];
+      if (result[i].is_none()) continue;  // a hidden output the function did not produce
+      if (o.is_none()) {
+        o = result[i];
+      } else if (result[i].var() != o.var() || result[i].byte_offset() != o.byte_offset()) {
+        CopyFromTo(result[i], o);
+      }
+    }
   }
   if (tls_recording) RecordOp(attrs, inputs, Pointers(outputs));
   return true;
@@ -295,7 +313,7 @@ void Imperative::Invoke(const Context& default_ctx,
   }
   if (!inputs.empty() && ctx.dev_type != ctx.dev_mask()) ctx = Context(ctx.dev_mask(), ctx.dev_id);
   CheckOutputsNotInGraph(attrs, inputs, *outputs);
-  if (InvokeNDArrayFunction(attrs, inputs, outputs)) return;
+  if (InvokeNDArrayFunction(attrs, inputs, outputs, unused)) return;
   if (ctx.dev_mask() == Context::kGPU) {
     LOG(FATAL) << "Operator " << op->name << ": " << ctx
                << " is not available (this build has no CUDA support)";
@@ -322,6 +340,7 @@ void Imperative::Invoke(const Context& default_ctx,
     in_types[i] = inputs[i]->dtype();
   }
   for (uint32_t i = 0; i < outputs->size(); ++i) {
+    if ((*outputs)[i].is_none()) continue;
     out_shapes[i] = (*outputs)[i].shape();
     out_types[i] = (*outputs)[i].dtype();
   }
@@ -341,7 +360,11 @@ void Imperative::Invoke(const Context& default_ctx,
     for (uint32_t i = 0; i < n_out; ++i) outputs->emplace_back(out_shapes[i], ctx, true, out_types[i]);
   } else {
     for (uint32_t i = 0; i < n_out; ++i) {
-      const NDArray& o = (*outputs)[i];
+      NDArray& o = (*outputs)[i];
+      if (o.is_none()) {  // the caller gave arrays for the other outputs only
+        o = NDArray(out_shapes[i], ctx, true, out_types[i]);
+        continue;
+      }
       CHECK_EQ(o.shape(), out_shapes[i]) << "Operator " << op->name << ": out= array " << i
                                          << " has shape " << o.shape() << ", expected "
                                          << out_shapes[i];

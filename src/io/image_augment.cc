@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace mxnet {
@@ -25,7 +27,8 @@ int UniformInt(AugRandom* rng, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, hi)(*rng);
 }
 
-/*! \brief Adds per-channel offsets to an 8-bit 3-channel image, clamping to [0, limit_k]. */
+}  // namespace
+
 void AddClamped(cv::Mat* img, const float offset[3], const int limit[3]) {
   for (int y = 0; y < img->rows; ++y) {
     uint8_t* row = img->ptr<uint8_t>(y);
@@ -38,7 +41,64 @@ void AddClamped(cv::Mat* img, const float offset[3], const int limit[3]) {
   }
 }
 
-}  // namespace
+int PickInterMethod(int method, int sw, int sh, int dw, int dh, AugRandom* rng) {
+  if (method == 9) {
+    if (dw > sw && dh > sh) return cv::INTER_CUBIC;
+    if (dw < sw && dh < sh) return cv::INTER_AREA;
+    return cv::INTER_LINEAR;
+  }
+  if (method == 10) return UniformInt(rng, 0, 4);
+  return method;
+}
+
+int AugmenterPasses(const std::string& aug_seq, const std::string& known, const char* iter) {
+  int passes = 0;
+  std::istringstream names(aug_seq);
+  for (std::string name; std::getline(names, name, ',');) {
+    const size_t b = name.find_first_not_of(" \t"), e = name.find_last_not_of(" \t");
+    name = b == std::string::npos ? std::string() : name.substr(b, e - b + 1);
+    CHECK(name == known) << iter << ": aug_seq '" << aug_seq << "' names augmenter '" << name
+                         << "', which is not known (only " << known << ")";
+    ++passes;
+  }
+  CHECK_GT(passes, 0) << iter << ": aug_seq is empty (the default is " << known << ")";
+  return passes;
+}
+
+cv::Mat ResizeShorterEdge(const cv::Mat& src, int size, int inter_method, AugRandom* rng,
+                          const std::string& where) {
+  int nh = size, nw = size;
+  if (src.rows > src.cols) {
+    nh = size * src.rows / src.cols;
+  } else {
+    nw = size * src.cols / src.rows;
+  }
+  CHECK(nh > 0 && nw > 0) << where << ": resize " << size << " of a " << src.cols << "x"
+                          << src.rows << " image gives an empty image";
+  cv::Mat res;
+  cv::resize(src, res, cv::Size(nw, nh), 0, 0,
+             PickInterMethod(inter_method, src.cols, src.rows, nw, nh, rng));
+  return res;
+}
+
+cv::Mat DecodeRecordImage(const char* img, size_t img_size, int channels,
+                          const std::function<std::string()>& where) {
+  cv::Mat buf(1, static_cast<int>(img_size), CV_8U, const_cast<char*>(img));
+  const int flag = channels == 1 ? cv::IMREAD_GRAYSCALE
+                   : channels == 4 ? cv::IMREAD_UNCHANGED : cv::IMREAD_COLOR;
+  cv::Mat decoded;
+  try {
+    decoded = cv::imdecode(buf, flag);
+  } catch (const cv::Exception& e) {
+    LOG(FATAL) << where() << ": corrupt image: " << e.what();
+  }
+  CHECK(!decoded.empty()) << where() << ": the image bytes cannot be decoded (corrupt JPEG/PNG?)";
+  if (channels == 4 && decoded.channels() != 4) {
+    cv::cvtColor(decoded, decoded, decoded.channels() == 1 ? cv::COLOR_GRAY2BGRA
+                                                           : cv::COLOR_BGR2BGRA);
+  }
+  return decoded;
+}
 
 DefaultImageAugmenter::DefaultImageAugmenter(const DefaultImageAugmentParam& p) : p_(p) {
   if (p_.min_aspect_ratio.has_value()) {
@@ -93,13 +153,7 @@ bool DefaultImageAugmenter::PickCrop(int w, int h, AugRandom* rng, int* x, int* 
 }
 
 int DefaultImageAugmenter::InterMethod(int sw, int sh, int dw, int dh, AugRandom* rng) const {
-  if (p_.inter_method == 9) {
-    if (dw > sw && dh > sh) return cv::INTER_CUBIC;
-    if (dw < sw && dh < sh) return cv::INTER_AREA;
-    return cv::INTER_LINEAR;
-  }
-  if (p_.inter_method == 10) return UniformInt(rng, 0, 4);
-  return p_.inter_method;
+  return PickInterMethod(p_.inter_method, sw, sh, dw, dh, rng);
 }
 
 cv::Mat DefaultImageAugmenter::Process(const cv::Mat& src, AugRandom* rng,
@@ -107,15 +161,7 @@ cv::Mat DefaultImageAugmenter::Process(const cv::Mat& src, AugRandom* rng,
   const int out_h = static_cast<int>(p_.data_shape[1]), out_w = static_cast<int>(p_.data_shape[2]);
   const cv::Scalar fill(p_.fill_value, p_.fill_value, p_.fill_value, p_.fill_value);
   cv::Mat res = src;
-  if (p_.resize != -1) {  // shorter edge to `resize`
-    int nh = p_.resize, nw = p_.resize;
-    if (src.rows > src.cols) {
-      nh = p_.resize * src.rows / src.cols;
-    } else {
-      nw = p_.resize * src.cols / src.rows;
-    }
-    cv::resize(src, res, cv::Size(nw, nh), 0, 0, InterMethod(src.cols, src.rows, nw, nh, rng));
-  }
+  if (p_.resize != -1) res = ResizeShorterEdge(src, p_.resize, p_.inter_method, rng, what);
   if (NeedsAffine()) {
     const float shear = Uniform(rng, 0, 1) * p_.max_shear_ratio * 2 - p_.max_shear_ratio;
     int angle = UniformInt(rng, -p_.max_rotate_angle, p_.max_rotate_angle);

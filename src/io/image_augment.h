@@ -7,6 +7,7 @@
 #include <dmlc/optional.h>
 #include <dmlc/parameter.h>
 
+#include <functional>
 #include <random>
 #include <string>
 
@@ -105,6 +106,27 @@ struct DefaultImageAugmentParam : public dmlc::Parameter<DefaultImageAugmentPara
 /*! \brief The random engine of one record's augmentation (seeded per record, so results do
  *  not depend on which thread ran it). */
 using AugRandom = std::mt19937;
+
+/*! \brief The OpenCV interpolation for resizing sw x sh to dw x dh: method 0-4 as is, 9 cubic
+ *  to enlarge / area to shrink / bilinear otherwise, 10 a random one of 0-4 (MXNet's codes). */
+int PickInterMethod(int method, int sw, int sh, int dw, int dh, AugRandom* rng);
+
+/*! \brief src with its shorter edge resized to size (the aspect ratio kept, MXNet's integer
+ *  rounding); an empty result throws dmlc::Error naming where. */
+cv::Mat ResizeShorterEdge(const cv::Mat& src, int size, int inter_method, AugRandom* rng,
+                          const std::string& where);
+
+/*! \brief How many times aug_seq (MXNet's comma-separated augmenter names, applied in turn)
+ *  applies `known`, the one augmenter an iterator has; another name fails naming `iter`. */
+int AugmenterPasses(const std::string& aug_seq, const std::string& known, const char* iter);
+
+/*! \brief Adds per-channel offsets to an 8-bit 3-channel image, clamping to [0, limit_k]. */
+void AddClamped(cv::Mat* img, const float offset[3], const int limit[3]);
+
+/*! \brief Decodes an encoded record image to 1 (gray), 3 (BGR) or 4 (BGRA) channels; a
+ *  corrupt image throws dmlc::Error naming where(). */
+cv::Mat DecodeRecordImage(const char* img, size_t img_size, int channels,
+                          const std::function<std::string()>& where);
 
 /*! \brief Applies the default augmentation to a decoded BGR (or gray) image. */
 class DefaultImageAugmenter {

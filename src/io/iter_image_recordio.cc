@@ -30,6 +30,8 @@
 #include "io/image_augment.h"
 #include "io/iter_registry.h"
 #include "io/jpeg_window.h"
+#include "io/mean_image.h"
+#include "io/parallel_slots.h"
 #include "io/prefetch_iter.h"
 #include "io/recordio_index.h"
 #include "mxnet/half.h"
@@ -146,6 +148,9 @@ struct ImageNormalizeParam : public dmlc::Parameter<ImageNormalizeParam> {
 };
 DMLC_REGISTER_PARAMETER(ImageNormalizeParam);
 
+/*! \brief The augmentation "epoch" of the pass that computes a missing mean_img. */
+constexpr uint64_t kMeanImageEpoch = ~uint64_t(0) - 1;
+
 /*! \brief How output pixels are produced: normalized floats, or raw uint8 / int8. */
 enum class PixelMode { kNormalized, kUint8, kInt8 };
 
@@ -165,9 +170,8 @@ class ImageRecordIter : public DataIter {
     augmenter_ = std::make_unique<DefaultImageAugmenter>(aug_param_);
     file_ = std::make_unique<RecordFile>(parser_.path_imgrec);
     std::vector<uint64_t> all = file_->Offsets(parser_.path_imgidx);
-    // part k of n: records [k*N/n, (k+1)*N/n), so each record is in exactly one part
     const size_t n = all.size(), k = parser_.part_index, parts = parser_.num_parts;
-    offsets_.assign(all.begin() + n * k / parts, all.begin() + n * (k + 1) / parts);
+    offsets_ = PartOfRecords(all, file_->size(), !parser_.path_imgidx.empty(), k, parts);
     CHECK(!offsets_.empty()) << name_ << ": part " << k << " of " << parts << " of '"
                              << parser_.path_imgrec << "' holds no record (" << n << " in all)";
     if (!parser_.path_imglist.empty()) LoadImageList();
@@ -245,8 +249,7 @@ class ImageRecordIter : public DataIter {
           parser_.part_index < parser_.num_parts)
         << name_ << ": part_index must be in [0, num_parts), given part_index="
         << parser_.part_index << " num_parts=" << parser_.num_parts;
-    CHECK(parser_.aug_seq == "aug_default")
-        << name_ << ": aug_seq '" << parser_.aug_seq << "' is not known (only aug_default)";
+    aug_passes_ = AugmenterPasses(parser_.aug_seq, "aug_default", name_);
     dtype_ = mode_ == PixelMode::kUint8 ? kUint8 : mode_ == PixelMode::kInt8 ? kInt8 : kFloat32;
     if (prefetch_.dtype.has_value()) {
       dtype_ = prefetch_.dtype.value();
@@ -278,23 +281,27 @@ class ImageRecordIter : public DataIter {
     }
   }
 
+  /*! \brief mean_img: loaded, or (missing file) the mean of this part's images as the
+   *  iterator outputs them in float32 without a mean image, saved there. */
   void LoadMeanImage() {
-    std::ifstream probe(norm_.mean_img);
-    CHECK(probe.good()) << name_ << ": mean_img '" << norm_.mean_img << "' does not exist "
-                        << "(create it with mx.nd.save from the dataset's mean image)";
-    std::vector<NDArray> arrays;
-    std::vector<std::string> names;
-    LoadNDArrayFile(norm_.mean_img, &arrays, &names, 0);
-    CHECK_EQ(arrays.size(), 1U) << name_ << ": mean_img '" << norm_.mean_img
-                                << "' must hold one array";
-    const TShape want = parser_.data_shape;
-    CHECK(arrays[0].shape() == want) << name_ << ": mean_img '" << norm_.mean_img
-                                     << "' has shape " << arrays[0].shape() << ", data_shape is "
-                                     << want;
-    mean_img_.resize(want.Size());
-    NDArray f = arrays[0];
-    CHECK_EQ(f.dtype(), kFloat32) << name_ << ": mean_img must be float32";
-    f.SyncCopyToCPU(mean_img_.data(), mean_img_.size());
+    auto add_images = [this](std::vector<double>* sum) {
+      const int saved_dtype = dtype_;
+      dtype_ = kFloat32;
+      std::vector<size_t> order(offsets_.size());
+      std::iota(order.begin(), order.end(), 0);
+      const size_t per_image = sum->size();
+      for (size_t start = 0; start < order.size(); start += record_.batch_size) {
+        Batch batch;
+        MakeBatch(order, start, kMeanImageEpoch, &batch);
+        const float* px = static_cast<const float*>(batch.data.data().dptr_);
+        const size_t real = record_.batch_size - batch.pad;
+        for (size_t i = 0; i < real * per_image; ++i) (*sum)[i % per_image] += px[i];
+      }
+      dtype_ = saved_dtype;
+      return order.size();
+    };
+    mean_img_ = LoadOrCreateMeanImage(norm_.mean_img, parser_.data_shape, name_,
+                                      parser_.verbose, add_images);
   }
 
   // ---------------------------------------------------------------- producer
@@ -314,12 +321,8 @@ class ImageRecordIter : public DataIter {
         produced_epoch_ = epoch_;
         epoch_done_ = false;
         cursor = 0;
-        order.resize(offsets_.size());
-        std::iota(order.begin(), order.end(), 0);
-        if (record_.shuffle) {
-          std::mt19937 rng(static_cast<uint32_t>(record_.seed) * 2654435761U + uint32_t(my_epoch));
-          std::shuffle(order.begin(), order.end(), rng);
-        }
+        order = EpochOrder(offsets_.size(), record_.shuffle, record_.seed, my_epoch,
+                           parser_.shuffle_chunk_size, parser_.shuffle_chunk_seed);
         continue;
       }
       if (cursor >= order.size()) {
@@ -360,47 +363,14 @@ class ImageRecordIter : public DataIter {
     out->index.assign(bs, 0);
     std::vector<float> labels(bs * parser_.label_width, 0.f);
     void* data = out->data.data().dptr_;
-    std::atomic<bool> failed{false};
-    std::exception_ptr err;
-    std::mutex err_mu;
     const int threads = static_cast<int>(std::min<size_t>(Threads(), bs));
     // slot i holds record order[(start + i) % n]: the last batch wraps to the epoch's start
     // (its `pad` says how many), with round_batch or not
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int64_t i = 0; i < static_cast<int64_t>(bs); ++i) {
-      if (failed.load()) continue;
-      try {
-        const size_t rec = order[(start + i) % n];
-        ProcessRecord(rec, epoch, i, data, &labels[i * parser_.label_width], &out->index[i]);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(err_mu);
-        if (!err) err = std::current_exception();
-        failed = true;
-      }
-    }
-    if (err) std::rethrow_exception(err);
+    ForEachSlot(static_cast<int64_t>(bs), threads, [&](int64_t i) {
+      const size_t rec = order[(start + i) % n];
+      ProcessRecord(rec, epoch, i, data, &labels[i * parser_.label_width], &out->index[i]);
+    });
     out->label.SyncCopyFromCPU(labels.data(), labels.size());
-  }
-
-  template <typename Where>
-  static cv::Mat DecodeWithOpenCV(const char* img, size_t img_size, int channels,
-                                  const Where& where) {
-    cv::Mat buf(1, static_cast<int>(img_size), CV_8U, const_cast<char*>(img));
-    const int flag = channels == 1 ? cv::IMREAD_GRAYSCALE
-                     : channels == 4 ? cv::IMREAD_UNCHANGED : cv::IMREAD_COLOR;
-    cv::Mat decoded;
-    try {
-      decoded = cv::imdecode(buf, flag);
-    } catch (const cv::Exception& e) {
-      LOG(FATAL) << where() << ": corrupt image: " << e.what();
-    }
-    CHECK(!decoded.empty()) << where()
-                            << ": the image bytes cannot be decoded (corrupt JPEG/PNG?)";
-    if (channels == 4 && decoded.channels() != 4) {
-      cv::cvtColor(decoded, decoded, decoded.channels() == 1 ? cv::COLOR_GRAY2BGRA
-                                                             : cv::COLOR_BGR2BGRA);
-    }
-    return decoded;
   }
 
   /*! \brief Read, decode, augment and write record rec into slot i of the batch. */
@@ -442,7 +412,7 @@ class ImageRecordIter : public DataIter {
                       static_cast<uint32_t>(rec >> 32)};
     AugRandom rng(seq);
     cv::Mat res;
-    if (channels != 4 && augmenter_->PlainCrop()) {
+    if (channels != 4 && aug_passes_ == 1 && augmenter_->PlainCrop()) {
       // decode only the crop window; an image smaller than data_shape is decoded whole
       bool cropped = false;
       auto pick = [&](int w, int h) {
@@ -464,8 +434,9 @@ class ImageRecordIter : public DataIter {
       }
     }
     if (res.empty()) {
-      cv::Mat decoded = DecodeWithOpenCV(img, img_size, channels, where);
+      cv::Mat decoded = DecodeRecordImage(img, img_size, channels, where);
       res = augmenter_->Process(decoded, &rng, where());
+      for (int pass = 1; pass < aug_passes_; ++pass) res = augmenter_->Process(res, &rng, where());
     }
     bool flip = norm_.mirror;
     float contrast = 1, illumination = 0;
@@ -549,6 +520,7 @@ class ImageRecordIter : public DataIter {
   ImageNormalizeParam norm_;
   PrefetchParam prefetch_;
   int dtype_ = kFloat32;
+  int aug_passes_ = 1;  // aug_seq "aug_default,aug_default" applies it twice
   std::unique_ptr<DefaultImageAugmenter> augmenter_;
   std::unique_ptr<RecordFile> file_;
   std::vector<uint64_t> offsets_;

@@ -15,10 +15,10 @@ namespace {
 
 template <typename T>
 NDArray FromValues(const std::vector<double>& v, const TShape& shape, int dtype) {
-  std::vector<T> buf(v.size());
-  for (size_t i = 0; i < v.size(); ++i) buf[i] = static_cast<T>(v[i]);
+  // converted straight into the new array's memory (no engine op can be pending on it)
   NDArray out(shape, Context::CPU(), false, dtype);
-  out.SyncCopyFromCPU(buf.data(), buf.size());
+  T* dst = static_cast<T*>(out.data().dptr_);
+  for (size_t i = 0; i < v.size(); ++i) dst[i] = static_cast<T>(v[i]);
   return out;
 }
 
@@ -26,13 +26,7 @@ NDArray ToNDArray(const std::vector<double>& v, const TShape& shape, int dtype) 
   switch (dtype) {
     case kFloat32: return FromValues<float>(v, shape, dtype);
     case kFloat64: return FromValues<double>(v, shape, dtype);
-    case kFloat16: {
-      std::vector<float> f(v.begin(), v.end());
-      std::vector<half_t> buf(f.begin(), f.end());
-      NDArray out(shape, Context::CPU(), false, dtype);
-      out.SyncCopyFromCPU(buf.data(), buf.size());
-      return out;
-    }
+    case kFloat16: return FromValues<half_t>(v, shape, dtype);
     case kUint8: return FromValues<uint8_t>(v, shape, dtype);
     case kInt8: return FromValues<int8_t>(v, shape, dtype);
     case kInt32: return FromValues<int32_t>(v, shape, dtype);
@@ -72,9 +66,15 @@ void PrefetchingDataIter::WorkerLoop() {
     if (stop_) return;
     uint64_t epoch = epoch_;
     bool restart = worker_epoch_ != epoch;
+    // a handed-out batch's buffers, so that large batches are not allocated (and page-faulted
+    // in) again each time; the source overwrites every field
+    HostBatch batch;
+    if (!spare_.empty()) {
+      batch = std::move(spare_.back());
+      spare_.pop_back();
+    }
     lock.unlock();
     // The source is touched by this thread only, outside the lock.
-    HostBatch batch;
     bool have = false;
     std::exception_ptr err;
     try {
@@ -133,8 +133,12 @@ bool PrefetchingDataIter::Next() {
   cv_.notify_all();
   data_ = ToNDArray(batch.data, data_shape_, dtype_);
   label_ = ToNDArray(batch.label, label_shape_, dtype_);
-  index_ = std::move(batch.index);
+  index_ = batch.index;
   pad_ = batch.pad;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (spare_.size() < 2) spare_.push_back(std::move(batch));
+  }
   return true;
 }
 

@@ -79,6 +79,7 @@ class PrefetchingDataIter : public DataIter {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<HostBatch> queue_;
+  std::vector<HostBatch> spare_;  // handed-out batches whose buffers the worker reuses
   uint64_t epoch_ = 0;          // bumped by BeforeFirst; the worker restarts the source
   uint64_t worker_epoch_ = 0;   // the epoch the worker's source position belongs to
   bool epoch_done_ = false;     // the worker reached the end of worker_epoch_

@@ -1,4 +1,4 @@
-// RecordFile and ParseImageRecord (see recordio_index.h).
+// RecordFile, the part and epoch order of records, and ParseImageRecord (see recordio_index.h).
 #include "io/recordio_index.h"
 
 #include <dmlc/logging.h>
@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -111,6 +113,35 @@ void RecordFile::Read(uint64_t offset, std::string* out) const {
     pos += 8 + Aligned(len);
     if (flag == 0 || flag == 3) return;
   }
+}
+
+std::vector<uint64_t> PartOfRecords(const std::vector<uint64_t>& offsets, uint64_t file_size,
+                                    bool indexed, size_t part, size_t parts) {
+  if (indexed) {
+    const size_t step = (offsets.size() + parts - 1) / parts;
+    const size_t begin = std::min(offsets.size(), part * step);
+    const size_t end = std::min(offsets.size(), (part + 1) * step);
+    return std::vector<uint64_t>(offsets.begin() + begin, offsets.begin() + end);
+  }
+  const uint64_t step = ((file_size + parts - 1) / parts + 3) / 4 * 4;
+  const auto begin = std::lower_bound(offsets.begin(), offsets.end(), step * part);
+  const auto end = std::lower_bound(offsets.begin(), offsets.end(), step * (part + 1));
+  return std::vector<uint64_t>(begin, end);
+}
+
+std::vector<size_t> EpochOrder(size_t n, bool shuffle, int seed, uint64_t epoch,
+                               size_t shuffle_chunk_size, int shuffle_chunk_seed) {
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  if (shuffle) {
+    uint32_t s = static_cast<uint32_t>(seed) * 2654435761U + static_cast<uint32_t>(epoch);
+    if (shuffle_chunk_size > 0) {
+      s ^= static_cast<uint32_t>(shuffle_chunk_seed) * 40503U + 0x9e3779b9U;
+    }
+    std::mt19937 rng(s);
+    std::shuffle(order.begin(), order.end(), rng);
+  }
+  return order;
 }
 
 ImageRecordHeader ParseImageRecord(const std::string& rec, const char** image, size_t* size,

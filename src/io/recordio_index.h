@@ -1,6 +1,7 @@
 // RecordFile: random access to the records of a RecordIO file (dmlc's format, see
 // docs/recordio.md) from many threads at once (pread), with the record offsets taken from its
-// .idx file or found by walking the record headers; and the image-record header (IRHeader).
+// .idx file or found by walking the record headers; the records of a part and the order of an
+// epoch; and the image-record header (IRHeader).
 #ifndef MXNET_IO_RECORDIO_INDEX_H_
 #define MXNET_IO_RECORDIO_INDEX_H_
 
@@ -36,6 +37,19 @@ class RecordFile {
   int fd_ = -1;
   uint64_t size_ = 0;
 };
+
+/*! \brief The records of part `part` of `parts`, cut as MXNet 1.9.1's InputSplit cuts the
+ *  file: with an index (`indexed`), ceil(N / parts) records per part in file order; without,
+ *  the records that start in bytes [part * s, (part + 1) * s) with s = ceil(file_size / parts)
+ *  rounded up to 4. Either way each record is in exactly one part; a part may be empty. */
+std::vector<uint64_t> PartOfRecords(const std::vector<uint64_t>& offsets, uint64_t file_size,
+                                    bool indexed, size_t part, size_t parts);
+
+/*! \brief An epoch's order of n records: 0..n-1, or with `shuffle` a permutation seeded by
+ *  (seed, epoch). The shuffle is global (MXNet shuffles chunks of the file, then records in a
+ *  chunk), so a shuffle_chunk_size > 0 only brings shuffle_chunk_seed into the seed. */
+std::vector<size_t> EpochOrder(size_t n, bool shuffle, int seed, uint64_t epoch,
+                               size_t shuffle_chunk_size, int shuffle_chunk_seed);
 
 /*! \brief The 24-byte image-record header ('<IfQQ') and its label vector (flag > 0). */
 struct ImageRecordHeader {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/env.h"
+#include "kvstore/dist/kvstore_dist.h"
 #include "kvstore/kvstore_local.h"
 #include "mxnet/cuda_config.h"
 
@@ -15,10 +17,21 @@ std::unique_ptr<KVStore> KVStore::Create(const char* type_name) {
   std::transform(tname.begin(), tname.end(), tname.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   auto has = [&tname](const char* pattern) { return tname.find(pattern) != std::string::npos; };
-  CHECK(!has("dist"))
-      << "KVStore.create('" << tname << "'): distributed training needs the parameter server "
-      << "(ZeroMQ), which this build lacks; use 'local' or 'device' in one process (see "
-      << "docs/distributed_training.md)";
+  if (has("dist")) {
+#if MXNET_USE_DIST_KVSTORE
+    std::unique_ptr<KVStore> kv = kvstore::dist::CreateKVStoreDist(tname);
+    kv->type_ = tname;
+    if (!has("_async") && IsWorkerNode() && kv->get_rank() == 0) {
+      // As MXNet: the servers of a sync store sum every worker's push before applying it.
+      kv->SendCommandToServers(static_cast<int>(kvstore::dist::Command::kSyncMode), "");
+    }
+    return kv;
+#else
+    LOG(FATAL) << "KVStore.create('" << tname << "'): this library was built with "
+               << "USE_DIST_KVSTORE=OFF; rebuild with it ON (Debian libzmq3-dev) for '"
+               << tname << "'";
+#endif
+  }
   CHECK(!has("nccl")) << "KVStore.create('" << tname << "'): "
 #if MXNET_USE_NCCL
                       << "the NCCL store is not implemented yet in this build; use 'device'";
@@ -33,5 +46,26 @@ std::unique_ptr<KVStore> KVStore::Create(const char* type_name) {
   kv->type_ = tname;
   return kv;
 }
+
+void KVStore::RunServer(const Controller& controller) {
+  LOG(FATAL) << "KVStore.RunServer: the '" << type_ << "' store has no server; servers run "
+             << "'dist' stores in processes started with DMLC_ROLE=server or scheduler";
+}
+
+namespace kvstore {
+namespace dist {
+std::string RoleFromEnv() {
+  if (!env::IsSet("DMLC_ROLE")) return "worker";
+  const std::string role = env::GetString("DMLC_ROLE");
+  CHECK(role == "worker" || role == "server" || role == "scheduler")
+      << "DMLC_ROLE must be worker, server or scheduler, given '" << role << "'";
+  return role;
+}
+}  // namespace dist
+}  // namespace kvstore
+
+bool KVStore::IsWorkerNode() { return kvstore::dist::RoleFromEnv() == "worker"; }
+bool KVStore::IsServerNode() { return kvstore::dist::RoleFromEnv() == "server"; }
+bool KVStore::IsSchedulerNode() { return kvstore::dist::RoleFromEnv() == "scheduler"; }
 
 }  // namespace mxnet

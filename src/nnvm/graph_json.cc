@@ -180,28 +180,27 @@ std::vector<std::string> ListVariableNames(const std::vector<NodeEntry>& heads, 
   return names;
 }
 
-std::vector<std::string> ListOutputNames(const std::vector<NodeEntry>& heads) {
+std::string OutputName(const Node& n, uint32_t index) {
   static const auto& flist = Op::GetAttr<mxnet::FListOutputNames>("FListOutputNames");
+  std::string out;
+  if (flist.contains(n.op())) {
+    std::vector<std::string> outs = flist[n.op()](n.attrs);
+    CHECK_LT(index, outs.size()) << "Operator " << n.op()->name << " lists " << outs.size()
+                                 << " output names, output " << index << " requested";
+    out = outs[index];
+  } else if (n.num_outputs() == 1) {
+    out = "output";
+  } else {
+    out = "output" + std::to_string(index);
+  }
+  return n.attrs.name.empty() ? out : n.attrs.name + "_" + out;
+}
+
+std::vector<std::string> ListOutputNames(const std::vector<NodeEntry>& heads) {
   std::vector<std::string> names;
   names.reserve(heads.size());
   for (const NodeEntry& h : heads) {
-    const Node& n = *h.node;
-    if (n.is_variable()) {
-      names.push_back(n.attrs.name);
-      continue;
-    }
-    std::string out;
-    if (flist.contains(n.op())) {
-      std::vector<std::string> outs = flist[n.op()](n.attrs);
-      CHECK_LT(h.index, outs.size()) << "Operator " << n.op()->name << " lists " << outs.size()
-                                     << " output names, output " << h.index << " requested";
-      out = outs[h.index];
-    } else if (n.num_outputs() == 1) {
-      out = "output";
-    } else {
-      out = "output" + std::to_string(h.index);
-    }
-    names.push_back(n.attrs.name.empty() ? out : n.attrs.name + "_" + out);
+    names.push_back(h.node->is_variable() ? h.node->attrs.name : OutputName(*h.node, h.index));
   }
   return names;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -173,6 +174,55 @@ class JParser {
   throw dmlc::Error("Symbol JSON: " + what);
 }
 
+// A parsed value written back as JSON text.
+void WriteJSON(const JValue& v, std::string* out) {
+  switch (v.kind) {
+    case JValue::kNull: *out += "null"; return;
+    case JValue::kBool: *out += v.b ? "true" : "false"; return;
+    case JValue::kNumber: {
+      std::ostringstream os;
+      os.precision(17);
+      os << v.num;
+      *out += os.str();
+      return;
+    }
+    case JValue::kString:
+      *out += '"';
+      for (char c : v.str) {
+        if (c == '"' || c == '\\') {
+          *out += '\\';
+          *out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+          *out += buf;
+        } else {
+          *out += c;
+        }
+      }
+      *out += '"';
+      return;
+    case JValue::kArray:
+      *out += '[';
+      for (size_t i = 0; i < v.arr.size(); ++i) {
+        if (i) *out += ", ";
+        WriteJSON(v.arr[i], out);
+      }
+      *out += ']';
+      return;
+    case JValue::kObject:
+      *out += '{';
+      for (size_t i = 0; i < v.obj.size(); ++i) {
+        if (i) *out += ", ";
+        WriteJSON(JValue{JValue::kString, false, 0, v.obj[i].first, {}, {}}, out);
+        *out += ": ";
+        WriteJSON(v.obj[i].second, out);
+      }
+      *out += '}';
+      return;
+  }
+}
+
 uint32_t AsIndex(const JValue& v, const std::string& what) {
   if (v.kind != JValue::kNumber || v.num < 0) BadGraph(what + " must be a non-negative integer");
   return static_cast<uint32_t>(v.num);
@@ -235,8 +285,20 @@ LoadedNode ReadNode(const JValue& v, size_t id) {
     if (deps->kind != JValue::kArray) BadGraph("node " + node_name + ": control_deps must be a list");
     for (const JValue& d : deps->arr) ln.control_deps.push_back(AsIndex(d, "node " + node_name + " control dep"));
   }
-  if (v.Find("subgraphs") != nullptr) {
-    BadGraph("node " + node_name + ": subgraphs in symbol JSON are not supported");
+  if (const JValue* subgraphs = v.Find("subgraphs")) {
+    // MXNet 1.9's partitioned graphs (_CachedOp, _sg_mkldnn_*): the node's graph, handed to
+    // the op's parser as its "subgraph" kwarg, the form mx.sym._internal._CachedOp takes.
+    if (subgraphs->kind != JValue::kArray || subgraphs->arr.size() != 1 ||
+        subgraphs->arr[0].kind != JValue::kObject) {
+      BadGraph("node " + node_name + ": subgraphs expected a list of one graph");
+    }
+    std::string text;
+    WriteJSON(subgraphs->arr[0], &text);
+    if (subgraphs->arr[0].Find("attrs") == nullptr) {  // a nested graph of the running version
+      text.insert(text.size() - 1, ", \"attrs\": {\"mxnet_version\": [\"int\", " +
+                                       std::to_string(kRunningVersion) + "]}");
+    }
+    ln.node->attrs.dict["subgraph"] = text;
   }
   return ln;
 }

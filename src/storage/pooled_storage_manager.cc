@@ -54,7 +54,7 @@ void PooledStorageManager::Alloc(Storage::Handle* handle) {
     void* ptr = nullptr;
     auto it = cache_.find(block);
     if (it != cache_.end() && !it->second.empty()) {
-      ptr = it->second.back();
+      ptr = it->second.back().second;
       it->second.pop_back();
       pooled_ -= block;
     } else {
@@ -62,6 +62,7 @@ void PooledStorageManager::Alloc(Storage::Handle* handle) {
     }
     in_use_ += size;
     peak_ = std::max(peak_, in_use_);
+    high_water_ = std::max(high_water_, held_ - pooled_);
     handle->dptr = ptr;
     in_use_after = in_use_;
   }
@@ -70,6 +71,7 @@ void PooledStorageManager::Alloc(Storage::Handle* handle) {
 
 void* PooledStorageManager::AllocFromDevice(size_t size, size_t block) {
   if (pooled_ > 0 && WouldEatReserve(block)) ReleaseCacheLocked();
+  if (pooled_ > 0) TrimCacheLocked(block);
   void* ptr = device_->Alloc(block);
   if (ptr == nullptr) {
     ReleaseCacheLocked();  // the cache may hold what the device lacks; retry once either way
@@ -102,7 +104,7 @@ void PooledStorageManager::Free(const Storage::Handle& handle) {
     if (!policy_.pooled() || shut_down_) {
       ReturnToDevice(handle.dptr, block);
     } else {
-      cache_[block].push_back(handle.dptr);
+      cache_[block].emplace_back(free_seq_++, handle.dptr);
       pooled_ += block;
     }
   }
@@ -135,10 +137,28 @@ void PooledStorageManager::Shutdown() {
 
 void PooledStorageManager::ReleaseCacheLocked() {
   for (auto& entry : cache_) {
-    for (void* ptr : entry.second) ReturnToDevice(ptr, entry.first);
+    for (const auto& cached : entry.second) ReturnToDevice(cached.second, entry.first);
   }
   cache_.clear();
   pooled_ = 0;
+}
+
+void PooledStorageManager::TrimCacheLocked(size_t block) {
+  const size_t want = std::max(high_water_, held_ - pooled_ + block);
+  const size_t limit = want > std::numeric_limits<size_t>::max() / 2 ? want : 2 * want;
+  while (pooled_ > 0 && held_ + block > limit) {
+    auto oldest = cache_.end();
+    for (auto it = cache_.begin(); it != cache_.end(); ++it) {
+      if (!it->second.empty() &&
+          (oldest == cache_.end() || it->second.front().first < oldest->second.front().first)) {
+        oldest = it;
+      }
+    }
+    ReturnToDevice(oldest->second.front().second, oldest->first);
+    pooled_ -= oldest->first;
+    oldest->second.pop_front();
+    if (oldest->second.empty()) cache_.erase(oldest);
+  }
 }
 
 void PooledStorageManager::ReturnToDevice(void* ptr, size_t block) {

@@ -333,6 +333,34 @@ TEST(StorageTest, reserve_releases_cache) {
   pool.manager->Free(c);
 }
 
+TEST(StorageTest, cache_of_unused_sizes_stays_within_twice_the_high_water_mark) {
+  Pool pool(Policy(PoolKind::kNaive));
+  // One block at a time, each of a new size: at most 10 MiB is ever in use at once.
+  for (size_t mib = 1; mib <= 10; ++mib) pool.manager->Free(pool.Alloc(mib * kMiB));
+  EXPECT_EQ(pool.manager->BytesInUse(), 0u);
+  EXPECT_LE(pool.manager->BytesPooled(), 20 * kMiB);  // not the 55 MiB of every size
+  EXPECT_GE(pool.manager->BytesPooled(), 10 * kMiB);  // the newest blocks stay
+  EXPECT_GT(pool.device->frees, 0);
+  // The oldest went first: the 10 MiB block is still cached and reused.
+  const int allocs = pool.device->allocs;
+  pool.manager->Free(pool.Alloc(10 * kMiB));
+  EXPECT_EQ(pool.device->allocs, allocs);
+}
+
+TEST(StorageTest, repeating_sizes_are_served_from_the_cache) {
+  Pool pool(Policy(PoolKind::kNaive));
+  for (int round = 0; round < 3; ++round) {
+    Storage::Handle a = pool.Alloc(3 * kMiB);
+    pool.manager->Free(a);
+    Storage::Handle b = pool.Alloc(2 * kMiB);
+    Storage::Handle c = pool.Alloc(kMiB);
+    pool.manager->Free(b);
+    pool.manager->Free(c);
+  }
+  EXPECT_EQ(pool.device->allocs, 3);  // the first round's blocks serve the later rounds
+  EXPECT_EQ(pool.device->frees, 0);
+}
+
 TEST(StorageTest, failed_alloc_releases_and_retries) {
   Pool pool(Policy(PoolKind::kNaive));
   Storage::Handle a = pool.Alloc(100);

@@ -9,3 +9,6 @@ from . import augmenters
 from .augmenters import *  # noqa: F401,F403
 from . import image_iter
 from .image_iter import *  # noqa: F401,F403
+from . import detection
+from . import detection as det
+from .detection import *  # noqa: F401,F403

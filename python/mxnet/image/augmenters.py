@@ -20,8 +20,9 @@ __all__ = ['Augmenter', 'SequentialAug', 'ResizeAug', 'ForceResizeAug', 'RandomC
 _GRAY_COEF = [[[0.299, 0.587, 0.114]]]
 
 
-class Augmenter(object):
-    """Base class: keeps its constructor arguments (arrays as lists) for dumps()."""
+class _ArgsDumper(object):
+    """Keeps its constructor arguments (arrays as lists) for dumps(); the common base of
+    Augmenter and detection's DetAugmenter."""
 
     def __init__(self, **kwargs):
         self._kwargs = kwargs
@@ -34,6 +35,10 @@ class Augmenter(object):
     def dumps(self):
         """The augmenter as JSON: [lower-case class name, arguments]."""
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])
+
+
+class Augmenter(_ArgsDumper):
+    """Base class of the image augmenters: __call__(src) returns the augmented image."""
 
     def __call__(self, src):
         raise NotImplementedError("Must override implementation.")

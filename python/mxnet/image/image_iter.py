@@ -154,13 +154,16 @@ class ImageIter(io.DataIter):
                 raise
         return i
 
-    def next(self):
+    def _new_batch(self):
+        """Fresh (data, label) arrays for one batch."""
         c, h, w = self.data_shape
+        return nd.zeros((self.batch_size, c, h, w)), nd.empty(self.provide_label[0][1])
+
+    def next(self):
         if self._cache_data is not None:
             batch_data, batch_label, i = self._cache_data, self._cache_label, self._cache_idx
         else:
-            batch_data = nd.zeros((self.batch_size, c, h, w))
-            batch_label = nd.empty(self.provide_label[0][1])
+            batch_data, batch_label = self._new_batch()
             i = self._batchify(batch_data, batch_label)
         pad = self.batch_size - i
         if pad != 0:

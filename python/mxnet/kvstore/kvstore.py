@@ -3,8 +3,10 @@
 Every call only queues engine work: push sums and stores, pull copies out, and Python waits
 only when it reads an output.
 """
+import atexit
 import ctypes
 import pickle
+import weakref
 
 from ..base import _LIB, check_call, c_str, py_str, KVStoreHandle
 from ..ndarray import NDArray
@@ -34,11 +36,20 @@ class KVStore(KVStoreBase):
         self._updater_func = None
         self._str_updater_func = None
         self._updater_error = []
+        if 'dist' in self.type:
+            # A distributed store leaves the job when it is freed (a barrier of the workers,
+            # then worker 0 stops the servers). Do that at interpreter exit at the latest,
+            # before module teardown can skip __del__ and leave the servers waiting.
+            ref = weakref.ref(self)
+            atexit.register(lambda: ref() is not None and ref()._close())
 
-    def __del__(self):
+    def _close(self):
         if getattr(self, 'handle', None) is not None and _LIB is not None:
             check_call(_LIB.MXKVStoreFree(self.handle))
             self.handle = None
+
+    def __del__(self):
+        self._close()
 
     def _raise_updater_error(self):
         # An exception raised by the updater inside the C callback is kept and raised here,

@@ -315,7 +315,7 @@ def _as_classic(arrays, allow_np):
             from ..numpy import ndarray as np_ndarray
         except ImportError:
             np_ndarray = None
-        _NP_NDARRAY.append(np_ndarray)
+        _NP_NDARRAY.append(np_ndarray if isinstance(np_ndarray, type) else None)
     np_ndarray = _NP_NDARRAY[0]
     if np_ndarray is None:
         return arrays

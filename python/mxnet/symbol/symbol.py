@@ -3,6 +3,7 @@
 The graph lives in the C++ core (``_ffi.SymbolHandle``, the same object the C API's
 SymbolHandle points to); this class adds the Python protocol of MXNet 1.9's Symbol."""
 # pylint: disable=too-many-public-methods
+import ctypes as _ctypes
 from numbers import Number
 
 import numpy as _numpy
@@ -46,6 +47,8 @@ class Symbol:
     __array_priority__ = 1000.0
 
     def __init__(self, handle):
+        if isinstance(handle, _ctypes.c_void_p):   # a SymbolHandle from a C API call: own it
+            handle = _ffi.symbol_from_c_handle(handle.value or 0)
         if not isinstance(handle, _ffi.SymbolHandle):
             raise TypeError("Symbol: expected a SymbolHandle, given %s" % type(handle).__name__)
         self.handle = handle
@@ -306,6 +309,23 @@ class Symbol:
         from .. import executor
         return executor.bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx,
                              shared_exec)
+
+    def optimize_for(self, backend, args=None, aux=None, ctx=None, shape_dict=None,
+                     type_dict=None, stype_dict=None, skip_infer=False, **kwargs):
+        """A new symbol partitioned by the subgraph backend named `backend` ('ONEDNN' or its
+        old name 'MKLDNN', the test backends 'default' / 'default_v2'); kwargs are the
+        backend's options (dedup_subgraph=True shares one subgraph input per entry).
+        args / aux (arrays by list or name), ctx and the shape / type dicts are accepted as
+        in MXNet 1.9.1: these backends fold parameters at run time and add none."""
+        if not isinstance(backend, string_types):
+            raise TypeError("optimize_for: backend expected a string, given %s"
+                            % type(backend).__name__)
+        for what, value in (("args", args), ("aux", aux)):
+            if value is not None and not isinstance(value, (list, tuple, dict)):
+                raise TypeError("optimize_for: %s expected a list or dict of NDArrays, given %s"
+                                % (what, type(value).__name__))
+        options = {key: str(value) for key, value in kwargs.items()}
+        return Symbol(_ffi.symbol_optimize_for(self.handle, backend, options))
 
     def simple_bind(self, ctx, grad_req="write", type_dict=None, stype_dict=None,
                     group2ctx=None, shared_arg_names=None, shared_exec=None, shared_buffer=None,

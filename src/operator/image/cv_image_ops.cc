@@ -67,9 +67,10 @@ struct CopyMakeBorderParam : public dmlc::Parameter<CopyMakeBorderParam> {
     DMLC_DECLARE_FIELD(bot).set_lower_bound(0).describe("Bottom margin.");
     DMLC_DECLARE_FIELD(left).set_lower_bound(0).describe("Left margin.");
     DMLC_DECLARE_FIELD(right).set_lower_bound(0).describe("Right margin.");
-    DMLC_DECLARE_FIELD(type).set_default(0).set_range(0, 4).describe(
+    DMLC_DECLARE_FIELD(type).set_default(0).set_lower_bound(0).describe(
         "Filling type (default=cv2.BORDER_CONSTANT): 0 constant, 1 replicate, 2 reflect, "
-        "3 wrap, 4 reflect_101.");
+        "3 wrap, 4 reflect_101, each optionally | 16 (cv2.BORDER_ISOLATED, no effect on a "
+        "whole image).");
     DMLC_DECLARE_FIELD(value).set_default(0.0).describe(
         "(Deprecated! Use ``values`` instead.) Fill with single value.");
     DMLC_DECLARE_FIELD(values).set_default(update::FloatTuple()).describe(
@@ -128,6 +129,8 @@ void Imencode(const NodeAttrs& attrs, const std::vector<NDArray>& inputs,
   outputs->assign(1, out);
 }
 
+constexpr int kBorderIsolated = 16;
+
 /*! \brief The source index OpenCV's borderInterpolate gives position p of an axis of n; -1
  *  for the constant border. */
 index_t BorderIndex(index_t p, index_t n, int type) {
@@ -158,6 +161,9 @@ bool CopyMakeBorderShape(const NodeAttrs& attrs, std::vector<TShape>* in,
   CHECK_EQ(s.ndim(), 3) << "Operator _cvcopyMakeBorder: argument src must be (H, W, C), given "
                         << s;
   const auto& p = Param<CopyMakeBorderParam>(attrs);
+  CHECK_LE(p.type & ~kBorderIsolated, 4)
+      << "Operator _cvcopyMakeBorder: argument type must be 0-4 (optionally | 16), given "
+      << p.type;
   AssignShape(attrs, "output", &(*out)[0],
               TShape({s[0] + p.top + p.bot, s[1] + p.left + p.right, s[2]}));
   return true;
@@ -168,6 +174,7 @@ void CopyMakeBorderCompute(const NodeAttrs& attrs, const OpContext&,
                            const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   const auto& p = Param<CopyMakeBorderParam>(attrs);
+  const int type = p.type & ~kBorderIsolated;
   const index_t h = in[0].shape_[0], w = in[0].shape_[1], c = in[0].shape_[2];
   const index_t oh = out[0].shape_[0], ow = out[0].shape_[1];
   MXNET_NUMERIC_TYPE_SWITCH(in[0].type_flag_, DType, {
@@ -183,9 +190,9 @@ void CopyMakeBorderCompute(const NodeAttrs& attrs, const OpContext&,
     const DType* src = in[0].dptr<DType>();
     DType* dst = out[0].dptr<DType>();
     for (index_t y = 0; y < oh; ++y) {
-      const index_t sy = BorderIndex(y - p.top, h, p.type);
+      const index_t sy = BorderIndex(y - p.top, h, type);
       for (index_t x = 0; x < ow; ++x) {
-        const index_t sx = BorderIndex(x - p.left, w, p.type);
+        const index_t sx = BorderIndex(x - p.left, w, type);
         DType* o = dst + (y * ow + x) * c;
         if (sy < 0 || sx < 0) {
           std::copy(fill.begin(), fill.end(), o);

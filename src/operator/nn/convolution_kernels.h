@@ -34,8 +34,14 @@ void Col2ImAdd(const ConvGeometry& g, const DType* col, DType* data);
 
 /*! \brief True when oneDNN is built in, enabled (MXNET_ONEDNN_ENABLED) and takes this call. */
 bool ConvUsesOneDNN(const ConvGeometry& g, int dtype);
+namespace onednn {
+struct PostOps;
+}
+/*! \brief post (optional): post-ops fused into the primitive (subgraph backend ONEDNN); with a
+ *  sum, out holds the sum operand on entry and req must be kWriteTo or kWriteInplace. */
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
-                       const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req);
+                       const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
+                       const onednn::PostOps* post = nullptr);
 void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
                         const TBlob& data, const TBlob& weight, const ConvGrads& grads);
 

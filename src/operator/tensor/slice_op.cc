@@ -1,6 +1,6 @@
 // Basic slicing: slice (crop), slice_axis, slice_like, and the region writes behind
 // __setitem__ (_slice_assign, _slice_assign_scalar), with the internal adjoints
-// _slice_axis_grad and _slice_like_grad that the gradients use.
+// _slice_grad, _slice_axis_grad and _slice_like_grad that the gradients use.
 #include <algorithm>
 
 #include "operator/tensor/matrix_op_common.h"
@@ -158,8 +158,30 @@ std::unordered_map<std::string, std::string> RegionDict(const NodeAttrs& attrs) 
   return d;
 }
 
+// One node writing zeros and the region (not zeros_like then _slice_assign, which holds a
+// second array of the input's size).
 std::vector<NodeEntry> SliceGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-  return {GradNode(n, "_slice_assign", {ZeroGradOf(n, 0), og[0]}, RegionDict(n->attrs))};
+  return {GradNode(n, "_slice_grad", {og[0], n->inputs[0]}, RegionDict(n->attrs))};
+}
+
+// _slice_grad(ograd, like): zeros shaped like `like` with ograd in the region.
+bool SliceGradShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  TShape like = (*in)[1];
+  AssignShape(attrs, "output", &like, (*out)[0]);
+  if (!like.IsKnown()) return false;
+  AssignShape(attrs, "ograd", &(*in)[0], RegionOf<SliceParam>(attrs, like).Shape());
+  AssignShape(attrs, "like", &(*in)[1], like);
+  AssignShape(attrs, "output", &(*out)[0], like);
+  return true;
+}
+
+void SliceGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  SliceRegion r = RegionOf<SliceParam>(attrs, out[0].shape_);
+  if (req[0] != kAddTo) FillElements(out[0].type_flag_, 0, out[0].dptr_, out[0].Size(), kWriteTo);
+  StridedCopy(RegionPlan(r, out[0].shape_, false), out[0].type_flag_, in[0].dptr_, out[0].dptr_,
+              req[0] == kAddTo ? kAddTo : kWriteTo);
 }
 
 // _slice_assign(lhs, rhs): lhs with the region replaced by rhs.
@@ -245,6 +267,23 @@ NNVM_REGISTER_OP(slice)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FCompute>("FCompute<cpu>", SliceCompute)
     .set_attr<FGradient>("FGradient", SliceGrad);
+
+NNVM_REGISTER_OP(_slice_grad)
+    .describe("Internal: gradient of slice (zeros shaped like `like`, ograd in the region).")
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<SliceParam>)
+    .add_argument("ograd", "NDArray-or-Symbol", "Gradient of slice's output.")
+    .add_argument("like", "NDArray-or-Symbol", "slice's input (for its shape).")
+    .add_arguments(SliceParam::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"ograd", "like"}))
+    .set_attr<FInferShape>("FInferShape", SliceGradShape)
+    .set_attr<FInferType>("FInferType", FirstInputType)
+    .set_attr<FCompute>("FCompute<cpu>", SliceGradCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>{GradNode(n, "slice", {og[0]}, RegionDict(n->attrs)),
+                                    ZeroGradOf(n, 1)};
+    });
 
 NNVM_REGISTER_OP(_slice_assign)
     .add_alias("_crop_assign")

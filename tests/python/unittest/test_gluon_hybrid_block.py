@@ -445,3 +445,90 @@ def test_rnn_layer_inside_hybridized_network_gets_deferred_shapes():
         assert param.shape == net.collect_params()[name].shape, name
         param.set_data(net.collect_params()[name].data())
     np.testing.assert_allclose(fresh(x).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("inline_limit, static_alloc, inlined", [
+    (3, False, True), (2, False, False), (0, False, False), (3, True, False)])
+def test_small_graphs_are_recorded_op_by_op_up_to_inline_limit(inline_limit, static_alloc,
+                                                                   inlined):
+    net = nn.HybridSequential()
+    with net.name_scope():
+        for _ in range(3):
+            net.add(nn.Dense(4))
+    net.initialize()
+    x = mx.nd.array(np.random.uniform(size=(2, 5)))
+    with autograd.record():
+        expected = net(x)
+    expected.backward()
+    grads = [p.grad().asnumpy() for p in net.collect_params().values()]
+    net.hybridize(inline_limit=inline_limit, static_alloc=static_alloc)
+    with autograd.record():
+        y = net(x)
+    ops = [n['op'] for n in json.loads(autograd.get_symbol(y).tojson())['nodes']]
+    assert ops.count('FullyConnected') == (3 if inlined else 0)
+    assert ops.count('_CachedOp') == (0 if inlined else 1)
+    y.backward()
+    np.testing.assert_allclose(y.asnumpy(), expected.asnumpy(), rtol=1e-6)
+    for p, g in zip(net.collect_params().values(), grads):
+        np.testing.assert_allclose(p.grad().asnumpy(), g, rtol=1e-5, atol=1e-7)
+
+
+def test_inline_limit_must_be_an_integer():
+    net = nn.Dense(2)
+    net.initialize()
+    net.hybridize(inline_limit='many')
+    with pytest.raises(mx.MXNetError, match='inline_limit'):
+        net(mx.nd.ones((1, 3)))
+
+
+class _CountingIdentity(mx.operator.CustomOp):
+    backward_calls = 0
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.assign(out_data[0], req[0], in_data[0])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        _CountingIdentity.backward_calls += 1
+        self.assign(in_grad[0], req[0], out_grad[0])
+
+
+@mx.operator.register("hybrid_counting_identity")
+class _CountingIdentityProp(mx.operator.CustomOpProp):
+    def __init__(self):
+        super().__init__(need_top_grad=True)
+
+    def infer_shape(self, in_shape):
+        return in_shape, in_shape, []
+
+    def create_operator(self, ctx, shapes, dtypes):
+        return _CountingIdentity()
+
+
+@pytest.mark.parametrize("data_needs_grad", [False, True])
+def test_hybridized_backward_skips_what_only_unwanted_gradients_need(data_needs_grad):
+    class Net(gluon.HybridBlock):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            with self.name_scope():
+                self.dense = nn.Dense(3)
+
+        def hybrid_forward(self, F, x):
+            return self.dense(F.Custom(x, op_type="hybrid_counting_identity"))
+
+    net = Net()
+    net.initialize()
+    net.hybridize(inline_limit=0)
+    x = mx.nd.array(np.random.uniform(size=(2, 4)))
+    if data_needs_grad:
+        x.attach_grad()
+    _CountingIdentity.backward_calls = 0
+    with autograd.record():
+        y = net(x)
+    y.backward()
+    mx.nd.waitall()
+    assert _CountingIdentity.backward_calls == (1 if data_needs_grad else 0)
+    w = net.dense.weight.data().asnumpy()
+    np.testing.assert_allclose(net.dense.weight.grad().asnumpy(),
+                               np.ones((3, 2)).dot(x.asnumpy()), rtol=1e-5)
+    if data_needs_grad:
+        np.testing.assert_allclose(x.grad.asnumpy(), np.ones((2, 3)).dot(w), rtol=1e-5)

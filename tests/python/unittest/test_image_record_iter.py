@@ -136,6 +136,68 @@ def test_parts_hold_every_record_exactly_once(rec_file, num_parts):
     assert sorted(seen) == list(range(N))
 
 
+def test_shuffle_chunk_seed_changes_the_order_only_with_a_chunk_size(rec_file):
+    def order(**kw):
+        it = mx.io.ImageRecordIter(path_imgrec=rec_file[0], data_shape=(3, 8, 8), batch_size=N,
+                                   shuffle=True, seed=4, verbose=False, **kw)
+        return list(next(iter(it)).label[0].asnumpy())
+    base = order()
+    assert sorted(base) == list(range(N))
+    assert order(shuffle_chunk_seed=9) == base
+    assert order(shuffle_chunk_size=64, shuffle_chunk_seed=9) != base
+    assert order(shuffle_chunk_size=64, shuffle_chunk_seed=9) == \
+        order(shuffle_chunk_size=8, shuffle_chunk_seed=9)
+
+
+def test_aug_seq_applies_the_default_augmenter_in_turn(rec_file):
+    def batch(**kw):
+        it = mx.io.ImageRecordIter(path_imgrec=rec_file[0], data_shape=(3, 8, 8), batch_size=N,
+                                   verbose=False, **kw)
+        return next(iter(it)).data[0].asnumpy()
+    # a second center crop of a data_shape image changes nothing; a second resize does
+    np.testing.assert_array_equal(batch(aug_seq='aug_default, aug_default'), batch())
+    twice = batch(aug_seq='aug_default,aug_default', resize=12)
+    assert twice.shape == (N, 3, 8, 8) and (twice != batch(resize=12)).any()
+    for bad in ('', 'aug_default,det_aug_default', 'foo'):
+        with pytest.raises(MXNetError, match='aug_seq'):
+            batch(aug_seq=bad)
+
+
+def _part_ids(rec, idx, num_parts):
+    """The records (their labels) of each part, as this package cuts the file."""
+    out = []
+    for part in range(num_parts):
+        it = mx.io.ImageRecordIter(path_imgrec=rec, path_imgidx=idx, data_shape=(3, 8, 8),
+                                   batch_size=1, num_parts=num_parts, part_index=part,
+                                   verbose=False)
+        out.append([int(b.label[0].asnumpy()[0]) for b in it])
+    return out
+
+
+@pytest.mark.skipif(not os.path.exists(MX191), reason='MXNet 1.9.1 venv not present')
+def test_parts_are_cut_as_mxnet191(tmp_path):
+    # records of very different sizes, so that byte ranges and record counts disagree
+    rec, idx = _write_rec(str(tmp_path / 'p.rec'), fmt='.png')
+    out = str(tmp_path / 'parts.json')
+    script = ("import json, mxnet as mx\n"
+              "res = {}\n"
+              "for idx in ('', %r):\n"
+              "    for n in (3, 4, 5):\n"
+              "        res['%%s-%%d' %% (bool(idx), n)] = [[int(b.label[0].asnumpy()[0]) for b in "
+              "mx.io.ImageRecordIter(path_imgrec=%r, path_imgidx=idx, data_shape=(3, 8, 8), "
+              "batch_size=1, num_parts=n, part_index=k, verbose=False)] for k in range(n)]\n"
+              "json.dump(res, open(%r, 'w'))\n" % (idx, rec, out))
+    env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+    res = subprocess.run([MX191, '-c', script], capture_output=True, text=True, env=env,
+                         timeout=300, cwd=str(tmp_path))
+    assert res.returncode == 0, res.stderr[-2000:]
+    import json
+    ref = json.load(open(out))
+    for key, parts in ref.items():
+        indexed, n = key.split('-')
+        assert _part_ids(rec, idx if indexed == 'True' else '', int(n)) == parts, key
+
+
 def test_random_augmentation_is_deterministic_across_thread_counts(rec_file):
     args = dict(path_imgrec=rec_file[0], data_shape=(3, 7, 7), batch_size=6, rand_crop=True,
                 rand_mirror=True, max_rotate_angle=20, brightness=0.3, contrast=0.3,

@@ -270,7 +270,7 @@ def test_register_a_python_store():
 
 def test_kvstore_server_has_no_server_loop():
     server = mx.kvstore.KVStoreServer(mx.kv.create('local'))
-    with pytest.raises(MXNetError, match='parameter server'):
+    with pytest.raises(MXNetError, match="'local' store has no server"):
         server.run()
 
 

@@ -6,6 +6,7 @@
 
 #include "operator/nn/convolution_kernels.h"
 #include "operator/nn/onednn/onednn_base.h"
+#include "operator/nn/onednn/onednn_post_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -101,19 +102,22 @@ std::string Key(const ConvGeometry& g, const char* kind) {
   return buf;
 }
 
+// post (may be null): fused post-ops (a sum adds what the destination holds).
 dnnl::convolution_forward::primitive_desc ForwardPd(const ConvGeometry& g, const Descs& d,
-                                                     dnnl::prop_kind prop) {
+                                                     dnnl::prop_kind prop,
+                                                     const onednn::PostOps* post = nullptr) {
   const auto alg = dnnl::algorithm::convolution_direct;
   const memory::desc bias = g.bias ? d.bias : memory::desc();
+  const dnnl::primitive_attr attr = post != nullptr ? post->Attr() : dnnl::primitive_attr();
 #if DNNL_VERSION_MAJOR >= 3
   return dnnl::convolution_forward::primitive_desc(onednn::CpuEngine(), prop, alg, Any(d.src),
                                                    Any(d.weights), bias, Any(d.dst), d.strides,
-                                                   d.dilates, d.pad_l, d.pad_r);
+                                                   d.dilates, d.pad_l, d.pad_r, attr);
 #else
   return dnnl::convolution_forward::primitive_desc(
       dnnl::convolution_forward::desc(prop, alg, Any(d.src), Any(d.weights), bias, Any(d.dst),
                                       d.strides, d.dilates, d.pad_l, d.pad_r),
-      onednn::CpuEngine());
+      attr, onednn::CpuEngine());
 #endif
 }
 
@@ -122,6 +126,7 @@ struct ForwardEntry {
   dnnl::convolution_forward::primitive_desc pd;
   dnnl::convolution_forward prim;
   Reorder src, weights, dst;  // in, in, out
+  Reorder sum_operand;        // with a sum post-op: the caller's plain out into dst's layout
   // The weights last seen (plain) and the same reordered into the primitive's layout: an
   // inference loop reorders them once, not per call. Compared by value, which is exact, as a
   // kernel sees no array identity or version; on (64, 64, 3, 3) the compare takes microseconds
@@ -175,16 +180,19 @@ bool ConvUsesOneDNN(const ConvGeometry& g, int dtype) {
 }
 
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
-                       const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req) {
+                       const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
+                       const onednn::PostOps* post) {
   if (req == kNullOp) return;
-  ForwardEntry& e = ForwardCache().Get(Key(g, "fwd"), [&] {
+  const std::string key = Key(g, "fwd") + (post != nullptr ? post->Key() : std::string());
+  ForwardEntry& e = ForwardCache().Get(key, [&] {
     ForwardEntry f;
     f.d = MakeDescs(g);
-    f.pd = ForwardPd(g, f.d, dnnl::prop_kind::forward_training);
+    f.pd = ForwardPd(g, f.d, dnnl::prop_kind::forward_training, post);
     f.prim = dnnl::convolution_forward(f.pd);
     f.src = Reorder(f.d.src, f.pd.src_desc());
     f.weights = Reorder(f.d.weights, f.pd.weights_desc());
     f.dst = Reorder(f.pd.dst_desc(), f.d.dst);
+    if (post != nullptr && post->has_sum()) f.sum_operand = Reorder(f.d.dst, f.pd.dst_desc());
     return f;
   });
   Arena arena(ctx, InBytes(e.src) + OutBytes(e.dst, req));
@@ -194,6 +202,7 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
   if (bias != nullptr) args[DNNL_ARG_BIAS] = memory(e.d.bias, onednn::CpuEngine(), bias->dptr_);
   OutBuf dst = MakeOut(e.dst, out.dptr<float>(), req, out.Size(), &arena);
   args[DNNL_ARG_DST] = dst.inner;
+  if (e.sum_operand.needed) e.sum_operand.prim.execute(onednn::ThreadStream(), dst.plain, dst.inner);
   e.prim.execute(onednn::ThreadStream(), args);
   Finish(dst);
 }
@@ -272,7 +281,7 @@ void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob
 bool ConvUsesOneDNN(const ConvGeometry&, int) { return false; }
 
 void ConvForwardOneDNN(const ConvGeometry&, const OpContext&, const TBlob&, const TBlob&,
-                       const TBlob*, const TBlob&, OpReqType) {
+                       const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*) {
   LOG(FATAL) << "Convolution: this build has no oneDNN";
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "operator/nn/onednn/onednn_base.h"
+#include "operator/nn/onednn/onednn_post_ops.h"
 #include "operator/operator_common.h"
 
 namespace mxnet {
@@ -33,14 +34,12 @@ struct Product {
   memory::desc a, b, c, bias;
   dnnl::matmul prim;
   Product(const memory::desc& a_, const memory::desc& b_, const memory::desc& c_,
-          const memory::desc& bias_, bool accumulate)
+          const memory::desc& bias_, bool accumulate, const onednn::PostOps* post = nullptr)
       : a(a_), b(b_), c(c_), bias(bias_) {
-    dnnl::primitive_attr attr;
-    if (accumulate) {
-      dnnl::post_ops ops;
-      ops.append_sum(1.f);
-      attr.set_post_ops(ops);
-    }
+    onednn::PostOps steps;
+    if (accumulate) steps.AddSum();
+    if (post != nullptr) steps.steps.insert(steps.steps.end(), post->steps.begin(), post->steps.end());
+    const dnnl::primitive_attr attr = steps.Attr();
     prim = dnnl::matmul(dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, bias, c), attr,
                                                      onednn::CpuEngine()));
   }
@@ -72,14 +71,17 @@ bool FCUsesOneDNN(const FCMatrixShape& s, int dtype) {
 }
 
 void FCForwardOneDNN(const FCMatrixShape& s, const OpContext&, const TBlob& data,
-                     const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req) {
+                     const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
+                     const onednn::PostOps* post) {
   if (req == kNullOp) return;
   const bool has_bias = bias != nullptr;
-  // out = data weight^T + bias
-  const Product& p = Cached(Key(s, "fwd", has_bias, req), [&] {
+  // out = data weight^T + bias, then the post-ops
+  const std::string key =
+      Key(s, "fwd", has_bias, req) + (post != nullptr ? post->Key() : std::string());
+  const Product& p = Cached(key, [&] {
     return Product(Matrix(s.rows, s.cols), Matrix(s.cols, s.hidden, true),
                    Matrix(s.rows, s.hidden), has_bias ? Matrix(1, s.hidden) : memory::desc(),
-                   req == kAddTo);
+                   req == kAddTo, post);
   });
   p.Run(data.dptr_, weight.dptr_, out.dptr_, has_bias ? bias->dptr_ : nullptr);
 }
@@ -118,7 +120,7 @@ void FCBackwardOneDNN(const FCMatrixShape& s, const OpContext&, const TBlob& ogr
 bool FCUsesOneDNN(const FCMatrixShape&, int) { return false; }
 
 void FCForwardOneDNN(const FCMatrixShape&, const OpContext&, const TBlob&, const TBlob&,
-                     const TBlob*, const TBlob&, OpReqType) {
+                     const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*) {
   LOG(FATAL) << "FullyConnected: this build has no oneDNN";
 }
 

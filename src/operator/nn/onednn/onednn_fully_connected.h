@@ -14,8 +14,13 @@ struct FCMatrixShape {
 
 /*! \brief True when oneDNN is built in, enabled (MXNET_ONEDNN_ENABLED) and takes the call. */
 bool FCUsesOneDNN(const FCMatrixShape& s, int dtype);
+namespace onednn {
+struct PostOps;
+}
+/*! \brief post (optional): activations fused after the product (subgraph backend ONEDNN). */
 void FCForwardOneDNN(const FCMatrixShape& s, const OpContext& ctx, const TBlob& data,
-                     const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req);
+                     const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
+                     const onednn::PostOps* post = nullptr);
 /*! \brief Gradients with a null blob or kNullOp are skipped. */
 void FCBackwardOneDNN(const FCMatrixShape& s, const OpContext& ctx, const TBlob& ograd,
                       const TBlob& data, const TBlob& weight, const TBlob* data_grad,

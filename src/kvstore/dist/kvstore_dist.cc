@@ -1,0 +1,421 @@
+// KVStoreDist: the worker side of the distributed store. Values pushed from
+// this worker's devices are summed locally (KVStoreLocal's Comm), then each
+// key's sum goes to the servers that hold its parts (2-bit codes when
+// compression is set, residual kept here); a pull fetches the parts back. Both
+// are asynchronous engine ops completed by the servers' replies, ordered per
+// key by a variable: a pull waits for the key's push, a push for its pull.
+#include "kvstore/dist/kvstore_dist.h"
+
+#include <dmlc/logging.h>
+
+#include <atomic>
+#include <cmath>
+#include <future>
+#include <mutex>
+#include <unordered_map>
+
+#include "common/env.h"
+#include "kvstore/dist/message.h"
+#include "kvstore/dist/postoffice.h"
+#include "kvstore/kvstore_local.h"
+
+namespace mxnet {
+namespace kvstore {
+namespace dist {
+
+KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t bigarray_bound) {
+  KeyLayout layout;
+  const int64_t words = TwoBitCompressedSize(num_elems);
+  auto add = [&](int server, int64_t begin, int64_t len, int64_t cbegin, int64_t clen) {
+    if (len <= 0) return;
+    layout.server.push_back(server);
+    layout.begin.push_back(begin);
+    layout.len.push_back(len);
+    layout.cbegin.push_back(cbegin);
+    layout.clen.push_back(clen);
+  };
+  if (num_elems < bigarray_bound || num_servers == 1) {
+    add(static_cast<int>((static_cast<int64_t>(key) * 9973) % num_servers), 0, num_elems, 0, words);
+    return layout;
+  }
+  int64_t begin = 0, cbegin = 0;
+  for (int i = 0; i < num_servers; ++i) {
+    const double per = static_cast<double>(words) / num_servers;
+    const int64_t clen = i == num_servers - 1 ? words - cbegin
+                                              : static_cast<int64_t>(std::round(per * (i + 1))) -
+                                                    static_cast<int64_t>(std::round(per * i));
+    const int64_t len =
+        i == num_servers - 1 ? num_elems - begin : std::min(clen * 16, num_elems - begin);
+    add(i, begin, len, cbegin, clen);
+    begin += len;
+    cbegin += clen;
+  }
+  return layout;
+}
+
+namespace {
+
+// Requests in flight, completed by the servers' replies (on the I/O thread) or
+// all at once when the job fails.
+class Customer {
+ public:
+  using PartFn = std::function<std::string(const Message&)>;  // "" or an error
+  using DoneFn = std::function<void(const std::string& error)>;
+
+  int NewRequest(int parts, PartFn on_part, DoneFn done) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!failure_.empty()) {
+      const std::string why = failure_;
+      lock.unlock();
+      done(why);
+      return -1;
+    }
+    const int id = next_id_++;
+    pending_[id] = Pending{parts, std::move(on_part), std::move(done), ""};
+    return id;
+  }
+
+  void OnReply(const Message& msg) {
+    std::unique_lock<std::mutex> lock(mu_);
+    auto it = pending_.find(msg.head.request_id);
+    if (it == pending_.end()) {
+      LOG(ERROR) << "parameter server: dropped a reply to unknown request " << msg.head.request_id
+                 << " from node " << msg.head.sender;
+      return;
+    }
+    Pending& p = it->second;
+    if (msg.head.flags & kFlagError) {
+      p.error = msg.body;
+    } else if (p.on_part && p.error.empty()) {
+      p.error = p.on_part(msg);
+    }
+    if (--p.remaining > 0) return;
+    Pending done = std::move(p);
+    pending_.erase(it);
+    lock.unlock();
+    done.done(done.error);
+  }
+
+  void FailAll(const std::string& why) {
+    std::unordered_map<int, Pending> failed;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      failure_ = why;
+      failed.swap(pending_);
+    }
+    for (auto& kv : failed) kv.second.done(why);
+  }
+
+ private:
+  struct Pending {
+    int remaining;
+    PartFn on_part;
+    DoneFn done;
+    std::string error;
+  };
+  std::mutex mu_;
+  std::unordered_map<int, Pending> pending_;
+  int next_id_{0};
+  std::string failure_;
+};
+
+void CompleteOp(const CallbackOnComplete& cb, const std::string& error) {
+  if (error.empty()) {
+    cb();
+  } else {
+    dmlc::Error e(error);
+    cb(&e);
+  }
+}
+
+class KVStoreDist : public KVStoreLocal {
+ public:
+  explicit KVStoreDist(bool use_device_comm)
+      : KVStoreLocal(use_device_comm), po_(PostOffice::Get()) {
+    bigarray_bound_ = env::GetInt("MXNET_KVSTORE_BIGARRAY_BOUND");
+    if (!IsWorkerNode()) return;
+    // One store per worker process: replies and keys are not told apart between stores.
+    if (live_workers_.fetch_add(1) != 0) {
+      live_workers_.fetch_sub(1);
+      LOG(FATAL) << "KVStore.create('dist_*'): this worker process already has a distributed "
+                    "store; a process joins its job with one store (pass that KVStore object "
+                    "around, e.g. gluon.Trainer(..., kvstore=kv))";
+    }
+    try {
+      po_->Start();
+    } catch (...) {
+      live_workers_.fetch_sub(1);  // no store was made: the destructor will not run
+      throw;
+    }
+    owns_slot_ = true;
+    std::shared_ptr<Customer> customer = customer_;
+    po_->SetAppHandler([customer](Message&& m) {
+      if (m.head.type == MsgType::kReply) customer->OnReply(m);
+    });
+    po_->AddFailureListener([customer](const std::string& why) { customer->FailAll(why); });
+  }
+
+  ~KVStoreDist() override {
+    if (!owns_slot_) return;
+    try {
+      Engine::Get()->WaitForAll();
+    } catch (const std::exception& e) {
+      LOG(ERROR) << "KVStore(" << type_ << "): " << e.what();
+    }
+    try {
+      if (po_->failure().empty()) {
+        if (barrier_before_exit_) {
+          SendCommandToServers(static_cast<int>(Command::kWorkerLeaving),
+                               std::to_string(get_rank()));
+          Barrier();
+          if (get_rank() == 0) {
+            SendCommandToServers(static_cast<int>(Command::kStopServer), "");
+          }
+        }
+        po_->Finalize(barrier_before_exit_);
+      }
+    } catch (const std::exception& e) {
+      LOG(ERROR) << "KVStore(" << type_ << ") could not leave the job cleanly: " << e.what();
+    }
+    for (auto& kv : push_vars_) {
+      Engine::Get()->DeleteVariable([](RunContext) {}, Context::CPU(), kv.second);
+    }
+    live_workers_.fetch_sub(1);
+  }
+
+  int get_rank() const override { return IsWorkerNode() ? po_->my_rank() : 0; }
+  int get_group_size() const override { return po_->num_workers(); }
+  int get_num_dead_node(int node_id, int timeout_sec) const override {
+    return po_->num_dead_nodes();
+  }
+  void Barrier() override { po_->Barrier(kWorkerGroup); }
+
+  void SendCommandToServers(int cmd_id, const std::string& cmd_body) override {
+    CHECK(IsWorkerNode()) << "KVStore: only workers send commands to the servers";
+    std::promise<std::string> result;
+    const int n = po_->num_servers();
+    const int id = customer_->NewRequest(
+        n, nullptr, [&result](const std::string& error) { result.set_value(error); });
+    for (int r = 0; id >= 0 && r < n; ++r) {
+      Message m;
+      m.head.type = MsgType::kCommand;
+      m.head.request_id = id;
+      m.head.cmd = cmd_id;
+      m.body = cmd_body;
+      SendQuietly(ServerRankToId(r), std::move(m));
+    }
+    const std::string error = result.get_future().get();
+    CHECK(error.empty()) << "KVStore: server command " << cmd_id << " failed: " << error;
+  }
+
+  void SetGradientCompression(
+      const std::vector<std::pair<std::string, std::string>>& kwargs) override {
+    KVStoreLocal::SetGradientCompression(kwargs);
+    if (IsWorkerNode() && get_rank() == 0) {
+      SendCommandToServers(static_cast<int>(Command::kSetGradientCompression), gc_->EncodeParams());
+    }
+  }
+
+  void RunServer(const Controller& controller) override {
+    CHECK(!IsWorkerNode()) << "KVStore.RunServer: this process is a worker (DMLC_ROLE)";
+    po_->Start();
+    if (IsServerNode()) {
+      RunServerLoop(controller, [this] { return updater_; });
+    }
+    po_->Finalize(true);
+  }
+
+ protected:
+  void InitImpl(const std::vector<int>& keys, const std::vector<NDArray>& values) override {
+    CHECK_EQ(keys.size(), values.size())
+        << "KVStore.init: " << keys.size() << " keys for " << values.size() << " values";
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const int key = keys[i];
+      CheckNewKey(key, values[i]);
+      // local_ holds the buffer pulls land in; the value itself lives on the
+      // servers.
+      local_[key] = NDArray(values[i].shape(), Context::CPU(), true, values[i].dtype());
+      comm_->Init(key, values[i].shape(), values[i].dtype());
+      layouts_[key] = MakeKeyLayout(key, static_cast<int64_t>(values[i].shape().Size()),
+                                    po_->num_servers(), bigarray_bound_);
+      push_vars_[key] = Engine::Get()->NewVariable();
+    }
+    if (get_rank() == 0) {
+      for (size_t i = 0; i < keys.size(); ++i) {
+        NDArray value = values[i];
+        if (value.ctx().dev_mask() != Context::kCPU) value = value.Copy(Context::CPU());
+        PushToServers(keys[i], value, kFlagInit, 0);
+      }
+      for (int key : keys) Engine::Get()->WaitForVar(push_vars_[key]);
+    }
+    Barrier();
+  }
+
+  void PushImpl(const std::vector<int>& keys, const std::vector<NDArray>& values,
+                int priority) override {
+    CheckInited(keys, "push");
+    std::vector<int> uniq;
+    std::vector<std::vector<NDArray>> grouped;
+    Group(keys, values, &uniq, &grouped);
+    for (size_t i = 0; i < uniq.size(); ++i) {
+      const int key = uniq[i];
+      NDArray merged = CheckedReduce(key, grouped[i], priority);
+      if (merged.ctx().dev_mask() != Context::kCPU) {
+        NDArray& host = send_bufs_[key];
+        if (host.is_none()) host = NDArray(merged.shape(), Context::CPU(), false, merged.dtype());
+        CopyFromTo(merged, host, priority);
+        merged = host;
+      }
+      if (gc_->type() == CompressionType::kNone) {
+        PushToServers(key, merged, 0, priority);
+        continue;
+      }
+      CHECK_EQ(merged.dtype(), kFloat32)
+          << "KVStore.push: 2-bit gradient compression takes float32 values, "
+             "key "
+          << KeyName(key) << " is " << DTypeName(merged.dtype());
+      NDArray& residual = residuals_[key];
+      NDArray& codes = codes_[key];
+      if (residual.is_none()) {
+        const int64_t n = static_cast<int64_t>(merged.shape().Size());
+        residual = NDArray(TShape({n}), Context::CPU(), false, kFloat32);
+        std::vector<float> zeros(n, 0.f);
+        residual.SyncCopyFromCPU(zeros.data(), zeros.size());
+        codes = NDArray(TShape({TwoBitCompressedSize(n)}), Context::CPU(), false, kFloat32);
+      }
+      gc_->Quantize(merged, &codes, &residual, priority);
+      PushToServers(key, codes, kFlagCompressed, priority);
+    }
+  }
+
+  void PullImpl(const std::vector<int>& keys, const std::vector<NDArray*>& outs,
+                int priority) override {
+    CheckInited(keys, "pull");
+    std::vector<int> uniq;
+    std::vector<std::vector<NDArray*>> grouped;
+    Group(keys, outs, &uniq, &grouped);
+    for (size_t i = 0; i < uniq.size(); ++i) {
+      const int key = uniq[i];
+      for (NDArray* o : grouped[i]) {
+        CHECK(o != nullptr && !o->is_none())
+            << "KVStore.pull: an output of key " << KeyName(key) << " is empty";
+      }
+      NDArray recv = local_[key];
+      PullFromServers(key, recv, priority);
+      comm_->Broadcast(key, recv, grouped[i], priority);
+    }
+  }
+
+ private:
+  // Send a message; a failed job fails the request through the customer, so the
+  // throw of a send after the failure is not needed here.
+  void SendQuietly(int node, Message msg) {
+    try {
+      po_->Send(node, std::move(msg));
+    } catch (const dmlc::Error&) {
+    }
+  }
+
+  // An engine op sending data (the key's values, or its 2-bit codes when
+  // compressed) to the servers; done when every server holding a part has
+  // replied.
+  void PushToServers(int key, const NDArray& data, int32_t flags, int priority) {
+    const KeyLayout& layout = layouts_.at(key);
+    std::shared_ptr<Customer> customer = customer_;
+    PostOffice* po = po_;
+    const int dtype = local_[key].dtype();
+    Engine::Get()->PushAsync(
+        [=](RunContext, CallbackOnComplete cb) {
+          const int parts = static_cast<int>(layout.server.size());
+          const int id = customer->NewRequest(
+              parts, nullptr, [cb](const std::string& error) { CompleteOp(cb, error); });
+          if (id < 0) return;
+          const bool compressed = (flags & kFlagCompressed) != 0;
+          const size_t elem = compressed ? sizeof(float) : DTypeSize(dtype);
+          const char* base = static_cast<const char*>(data.data().dptr_);
+          auto owner = std::make_shared<NDArray>(data);
+          for (int p = 0; p < parts; ++p) {
+            Message m;
+            m.head.type = MsgType::kPush;
+            m.head.request_id = id;
+            m.head.key = key;
+            m.head.part = p;
+            m.head.dtype = dtype;
+            m.head.flags = flags;
+            m.head.num_elems = layout.len[p];
+            const int64_t first = compressed ? layout.cbegin[p] : layout.begin[p];
+            const int64_t count = compressed ? layout.clen[p] : layout.len[p];
+            m.payload = base + first * elem;
+            m.payload_size = count * elem;
+            m.payload_owner = owner;
+            try {
+              po->Send(ServerRankToId(layout.server[p]), std::move(m));
+            } catch (const dmlc::Error&) {
+            }
+          }
+        },
+        Context::CPU(), {data.var()}, {push_vars_.at(key)}, FnProperty::kNormal, priority,
+        "KVStoreDistPush");
+  }
+
+  // An engine op filling recv with the key's parts from the servers.
+  void PullFromServers(int key, const NDArray& recv, int priority) {
+    const KeyLayout& layout = layouts_.at(key);
+    std::shared_ptr<Customer> customer = customer_;
+    PostOffice* po = po_;
+    Engine::Get()->PushAsync(
+        [=](RunContext, CallbackOnComplete cb) {
+          const int parts = static_cast<int>(layout.server.size());
+          const size_t elem = DTypeSize(recv.dtype());
+          char* base = static_cast<char*>(recv.data().dptr_);
+          auto on_part = [=](const Message& m) -> std::string {
+            const int p = m.head.part;
+            if (p < 0 || p >= parts || m.payload_size != layout.len[p] * elem) {
+              return "KVStore.pull: key " + std::to_string(key) + ": a server sent " +
+                     std::to_string(m.payload_size) + " bytes for part " + std::to_string(p);
+            }
+            std::memcpy(base + layout.begin[p] * elem, m.payload, m.payload_size);
+            return "";
+          };
+          const int id = customer->NewRequest(
+              parts, on_part, [cb](const std::string& error) { CompleteOp(cb, error); });
+          for (int p = 0; id >= 0 && p < parts; ++p) {
+            Message m;
+            m.head.type = MsgType::kPull;
+            m.head.request_id = id;
+            m.head.key = key;
+            m.head.part = p;
+            m.head.dtype = recv.dtype();
+            m.head.num_elems = layout.len[p];
+            try {
+              po->Send(ServerRankToId(layout.server[p]), std::move(m));
+            } catch (const dmlc::Error&) {
+            }
+          }
+        },
+        Context::CPU(), {push_vars_.at(key)}, {recv.var()}, FnProperty::kNormal, priority,
+        "KVStoreDistPull");
+  }
+
+  static std::atomic<int> live_workers_;
+  bool owns_slot_{false};
+  PostOffice* po_;
+  std::shared_ptr<Customer> customer_ = std::make_shared<Customer>();
+  int64_t bigarray_bound_{1000000};
+  std::unordered_map<int, KeyLayout> layouts_;
+  std::unordered_map<int, VarHandle> push_vars_;
+  std::unordered_map<int, NDArray> send_bufs_, residuals_, codes_;
+};
+
+std::atomic<int> KVStoreDist::live_workers_{0};
+
+}  // namespace
+
+std::unique_ptr<KVStore> CreateKVStoreDist(const std::string& type) {
+  auto kv = std::make_unique<KVStoreDist>(type.find("device") != std::string::npos);
+  return kv;
+}
+
+}  // namespace dist
+}  // namespace kvstore
+}  // namespace mxnet

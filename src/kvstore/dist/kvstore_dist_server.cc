@@ -1,0 +1,304 @@
+// The server side of the distributed store: a loop on the thread that called
+// RunServer (the Python main thread in `import mxnet` with DMLC_ROLE=server, so
+// the optimizer runs there). Each part of a key has a stored value; in sync
+// mode the pushes of a round are summed until every worker has pushed, then the
+// updater (or plain replacement) applies the sum and all the round's pushes are
+// answered at once; in async mode each push is applied on arrival.
+#include <dmlc/logging.h>
+
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "common/type_switch.h"
+#include "kvstore/dist/kvstore_dist.h"
+#include "kvstore/dist/message.h"
+#include "kvstore/dist/postoffice.h"
+#include "kvstore/gradient_compression.h"
+
+namespace mxnet {
+namespace kvstore {
+namespace dist {
+namespace {
+
+// Messages for the server loop, and the job's failure, handed over from the I/O
+// thread.
+struct Inbox {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<Message> messages;
+  std::string failure;
+};
+
+class Server {
+ public:
+  Server(const KVStore::Controller& controller, const std::function<KVStore::Updater()>& updater)
+      : controller_(controller), updater_(updater), po_(PostOffice::Get()) {}
+
+  void Run() {
+    std::shared_ptr<Inbox> inbox = std::make_shared<Inbox>();
+    po_->SetAppHandler([inbox](Message&& m) {
+      std::lock_guard<std::mutex> lock(inbox->mu);
+      inbox->messages.push_back(std::move(m));
+      inbox->cv.notify_one();
+    });
+    po_->AddFailureListener([inbox](const std::string& why) {
+      std::lock_guard<std::mutex> lock(inbox->mu);
+      inbox->failure = why;
+      inbox->cv.notify_one();
+    });
+    while (!stop_) {
+      Message msg;
+      {
+        std::unique_lock<std::mutex> lock(inbox->mu);
+        inbox->cv.wait(lock, [&] { return !inbox->messages.empty() || !inbox->failure.empty(); });
+        CHECK(inbox->failure.empty()) << inbox->failure;
+        msg = std::move(inbox->messages.front());
+        inbox->messages.pop_front();
+      }
+      try {
+        Handle(&msg);
+      } catch (const std::exception& e) {
+        LOG(ERROR) << "KVStore server rank " << po_->my_rank() << ": " << e.what();
+        Reply(msg, e.what());
+      }
+    }
+    po_->SetAppHandler(nullptr);
+  }
+
+ private:
+  struct Slot {
+    NDArray stored;
+    NDArray merged;
+    int count{0};
+    bool shared{false};            // stored's memory may be in a reply still being sent
+    std::vector<Message> waiting;  // this round's pushes, answered when it completes
+  };
+
+  void Handle(Message* msg) {
+    switch (msg->head.type) {
+      case MsgType::kPush:
+        HandlePush(msg);
+        return;
+      case MsgType::kPull:
+        HandlePull(*msg);
+        return;
+      case MsgType::kCommand:
+        HandleCommand(*msg);
+        return;
+      default:
+        LOG(ERROR) << "KVStore server: dropped a message of type "
+                   << static_cast<int>(msg->head.type) << " from node " << msg->head.sender;
+    }
+  }
+
+  // Answer a request: an error text, or a payload (for pulls).
+  void Reply(const Message& req, const std::string& error, const char* payload = nullptr,
+             size_t payload_size = 0, std::shared_ptr<void> payload_owner = nullptr) {
+    Message m;
+    m.head.type = MsgType::kReply;
+    m.head.request_id = req.head.request_id;
+    m.head.key = req.head.key;
+    m.head.part = req.head.part;
+    m.head.dtype = req.head.dtype;
+    if (!error.empty()) {
+      m.head.flags = kFlagError;
+      m.body = error;
+    } else if (payload) {
+      m.payload = payload;
+      m.payload_size = payload_size;
+      m.payload_owner = std::move(payload_owner);
+    }
+    try {
+      po_->Send(req.head.sender, std::move(m));
+    } catch (const dmlc::Error&) {
+      // The job failed; the loop stops at its next wait.
+    }
+  }
+
+  std::string KeyName(const Message& m) const {
+    return "key " + std::to_string(m.head.key) + " (part " + std::to_string(m.head.part) + ")";
+  }
+
+  // The pushed values as an array over the received message's own memory (no copy; the
+  // message is ours, so the array may be written), or over the expanded 2-bit codes.
+  NDArray PushedArray(const Message& msg) {
+    const MsgHeader& h = msg.head;
+    const int64_t n = h.num_elems;
+    std::shared_ptr<void> owner = msg.payload_owner;
+    void* data = const_cast<char*>(msg.payload);
+    int dtype = h.dtype;
+    if (h.flags & kFlagCompressed) {
+      CHECK(gc_.type() == CompressionType::kTwoBit)
+          << "KVStore server: a compressed push of " << KeyName(msg)
+          << " before set_gradient_compression reached the servers";
+      CHECK(h.dtype == kFloat32 && msg.payload_size == TwoBitCompressedSize(n) * sizeof(float))
+          << "KVStore server: compressed push of " << KeyName(msg) << " has the wrong size";
+      auto decoded = std::make_shared<std::vector<float>>(n);
+      Dequantize2Bit(reinterpret_cast<const float*>(msg.payload), decoded->data(), n,
+                     gc_.threshold());
+      data = decoded->data();
+      owner = decoded;
+    } else {
+      CHECK(DTypeSize(h.dtype) > 0 && msg.payload_size == n * DTypeSize(h.dtype))
+          << "KVStore server: push of " << KeyName(msg) << " carries " << msg.payload_size
+          << " bytes for " << n << " elements of " << DTypeName(h.dtype);
+    }
+    const TShape shape({n});
+    if (reinterpret_cast<uintptr_t>(data) % 8 != 0 || n == 0) {  // unaligned: copy
+      NDArray copy(shape, Context::CPU(), false, dtype);
+      copy.SyncCopyFromCPU(data, n);
+      return copy;
+    }
+    return NDArray::FromExternal(TBlob(data, shape, dtype, Context::CPU()), owner);
+  }
+
+  // Before the stored value is written in place, stop sharing it with replies in flight.
+  void OwnStored(Slot* slot) {
+    if (!slot->shared) return;
+    NDArray own(slot->stored.shape(), Context::CPU(), false, slot->stored.dtype());
+    CopyFromTo(slot->stored, own);
+    slot->stored = own;
+    slot->shared = false;
+  }
+
+  void HandlePush(Message* msg) {
+    const MsgHeader& h = msg->head;
+    const int64_t n = h.num_elems;
+    NDArray recv = PushedArray(*msg);
+    Slot& slot = slots_[{h.key, h.part}];
+    if (h.flags & kFlagInit) {
+      slot.stored = recv;
+      slot.shared = true;
+      Reply(*msg, "");
+      return;
+    }
+    CHECK(!slot.stored.is_none()) << "KVStore server: push of " << KeyName(*msg)
+                                  << " before it was initialized (call init first)";
+    CHECK(slot.stored.shape().Size() == static_cast<size_t>(n) && slot.stored.dtype() == h.dtype)
+        << "KVStore server: push of " << KeyName(*msg) << " has " << n << " elements of "
+        << DTypeName(h.dtype) << ", the key holds " << slot.stored.shape().Size() << " of "
+        << DTypeName(slot.stored.dtype());
+    KVStore::Updater updater = updater_();
+    if (!sync_mode_) {
+      CHECK(updater) << "KVStore server: dist_async applies each push with the optimizer; "
+                        "set one with kv.set_optimizer (or Trainer(update_on_kvstore=True))";
+      OwnStored(&slot);
+      updater(h.key, recv, &slot.stored);
+      slot.stored.WaitToRead();
+      Reply(*msg, "");
+      return;
+    }
+    slot.waiting.push_back(std::move(*msg));
+    if (!left_workers_.empty()) {
+      FailRound(&slot);
+      return;
+    }
+    if (slot.count == 0) {
+      slot.merged = recv;  // the first push's buffer becomes the round's sum
+    } else {
+      slot.merged.WaitToWrite();
+      const char* src_bytes = static_cast<const char*>(recv.data().dptr_);
+      MXNET_TYPE_SWITCH(h.dtype, DType, {
+        DType* dst = slot.merged.data().dptr<DType>();
+        const DType* src = reinterpret_cast<const DType*>(src_bytes);
+        for (int64_t i = 0; i < n; ++i) dst[i] = dst[i] + src[i];
+      });
+    }
+    if (++slot.count < po_->num_workers()) return;
+    if (updater) {
+      OwnStored(&slot);
+      updater(h.key, slot.merged, &slot.stored);
+    } else {
+      // The sum becomes the value: never written again, so pulls can send it as it is.
+      slot.stored = slot.merged;
+      slot.shared = true;
+    }
+    slot.merged = NDArray();
+    slot.stored.WaitToRead();
+    for (const Message& req : slot.waiting) Reply(req, "");
+    slot.waiting.clear();
+    slot.count = 0;
+  }
+
+  // Answer the pushes of a round that can no longer complete with an error.
+  void FailRound(Slot* slot) {
+    if (slot->waiting.empty()) return;
+    std::string who;
+    for (const std::string& r : left_workers_) who += (who.empty() ? "" : ", ") + r;
+    const std::string error =
+        "KVStore dist_sync: worker rank " + who + " left the job (its KVStore closed) while " +
+        "this push of key " + std::to_string(slot->waiting[0].head.key) +
+        " waited for the pushes of every worker: the workers ran different numbers of steps";
+    for (const Message& req : slot->waiting) Reply(req, error);
+    slot->waiting.clear();
+    slot->count = 0;
+  }
+
+  void HandlePull(const Message& msg) {
+    auto it = slots_.find({msg.head.key, msg.head.part});
+    CHECK(it != slots_.end() && !it->second.stored.is_none())
+        << "KVStore server: pull of " << KeyName(msg) << " before it was initialized";
+    Slot& slot = it->second;
+    slot.stored.WaitToRead();
+    // Sent without a copy: a value written in place later is first copied (OwnStored).
+    slot.shared = true;
+    auto keep = std::make_shared<NDArray>(slot.stored);
+    Reply(msg, "", static_cast<const char*>(keep->data().dptr_),
+          keep->shape().Size() * DTypeSize(keep->dtype()), keep);
+  }
+
+  void HandleCommand(const Message& msg) {
+    switch (static_cast<Command>(msg.head.cmd)) {
+      case Command::kStopServer:
+        stop_ = true;
+        break;
+      case Command::kSyncMode:
+        sync_mode_ = true;
+        break;
+      case Command::kSetGradientCompression:
+        gc_.DecodeParams(msg.body);
+        break;
+      case Command::kSetMultiPrecision:
+        // The pickled optimizer keeps float32 master weights itself
+        // (multi_precision).
+        break;
+      case Command::kWorkerLeaving:
+        left_workers_.insert(msg.body);
+        if (sync_mode_) {
+          for (auto& kv : slots_) FailRound(&kv.second);
+        }
+        break;
+      case Command::kSetProfilerParams:
+        LOG(INFO) << "KVStore server: profiler commands are not supported; ignored";
+        break;
+      default:
+        if (controller_) controller_(msg.head.cmd, msg.body);
+    }
+    Reply(msg, "");
+  }
+
+  KVStore::Controller controller_;
+  std::function<KVStore::Updater()> updater_;
+  PostOffice* po_;
+  GradientCompression gc_;
+  bool sync_mode_{false};
+  bool stop_{false};
+  std::map<std::pair<int, int>, Slot> slots_;
+  std::set<std::string> left_workers_;  // ranks of workers whose store closed
+};
+
+}  // namespace
+
+void RunServerLoop(const KVStore::Controller& controller,
+                   const std::function<KVStore::Updater()>& updater) {
+  Server server(controller, updater);
+  server.Run();
+}
+
+}  // namespace dist
+}  // namespace kvstore
+}  // namespace mxnet
