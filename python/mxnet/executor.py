@@ -142,9 +142,8 @@ class Executor:
         ex.arg_arrays = handle.arg_arrays()
         ex.grad_arrays = handle.grad_arrays()
         ex.aux_arrays = handle.aux_arrays()
-        if self._monitor_callback is not None:
-            ex._monitor_callback = self._monitor_callback
-            ex._monitor_all = self._monitor_all
+        if self._monitor_callback is not None:  # the new executor reports to it too
+            ex.set_monitor_callback(self._monitor_callback, self._monitor_all)
         return ex
 
     def debug_str(self):
@@ -152,8 +151,12 @@ class Executor:
         return self.handle.debug_str()
 
     def get_optimized_symbol(self):
-        """The symbol that runs (the same graph: no subgraph backend rewrites it here)."""
-        return self._symbol
+        """The symbol that runs: the bound one after common-expression elimination
+        (MXNET_ELIMINATE_COMMON_EXPR)."""
+        if self._optimized_symbol is None:
+            from .symbol import Symbol
+            self._optimized_symbol = Symbol(self.handle.symbol())
+        return self._optimized_symbol
 
 
 def _ndarray_inputs(arg_key, args, arg_names, allow_missing):
@@ -257,11 +260,40 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
             error_msg += "%s: %s\n" % (k, v)
         error_msg += "%s" % e
         raise RuntimeError(error_msg) from None
+    if group2ctx:
+        placed = _place_by_group(symbol, ctx, group2ctx, handle)
+        if placed is not None:
+            return bind(symbol, ctx, placed[0], placed[1], grad_req if grad_req is not None
+                        else "null", placed[2], group2ctx)
     executor = Executor(handle, symbol, ctx, grad_req, group2ctx)
     executor.arg_arrays = handle.arg_arrays()
     executor.grad_arrays = handle.grad_arrays()
     executor.aux_arrays = handle.aux_arrays()
     return executor
+
+
+def _place_by_group(symbol, ctx, group2ctx, handle):
+    """simple_bind's group2ctx: each argument, gradient and auxiliary state on the context of
+    its variable's ctx_group (the bind context when it has none or the group is not mapped).
+    Returns (args, grads, aux) moved there, or None when every array already is on ctx."""
+    attrs = symbol.attr_dict()
+
+    def where(name):
+        group = attrs.get(name, {}).get("__ctx_group__")
+        return group2ctx.get(group, ctx) if group is not None else ctx
+
+    arg_ctx = [where(n) for n in symbol.list_arguments()]
+    aux_ctx = [where(n) for n in symbol.list_auxiliary_states()]
+    if all(c == ctx for c in arg_ctx + aux_ctx):
+        return None
+
+    def moved(arrays, ctxs):
+        return [None if a is None else a.as_in_context(c) for a, c in zip(arrays, ctxs)]
+
+    grads = handle.grad_arrays()
+    return (moved(handle.arg_arrays(), arg_ctx),
+            None if grads is None else moved(grads, arg_ctx),
+            moved(handle.aux_arrays(), aux_ctx))
 
 
 def eval_symbol(symbol, ctx=None, **kwargs):

@@ -12,8 +12,11 @@ import os
 
 from . import _ffi
 
-__all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments", "OperatorArguments"]
+# No __all__, as in MXNet 1.9.1: `from mxnet.operator import *` also gives the module's
+# ctypes names (code written for 1.9.1, e.g. monitor callbacks, relies on ctypes and
+# NDArrayHandle coming from it).
+import ctypes  # noqa: E402,F401
+from .base import NDArrayHandle, py_str  # noqa: E402,F401
 
 _DEFAULT_STYPE = "default"
 
@@ -167,3 +170,5 @@ atexit.register(_ffi.custom_op_shutdown)
 # custom ops among that work need the GIL, so they are waited for first, without it.
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(before=_ffi.custom_op_before_fork)
+
+from ._numpy_op import PythonOp, NumpyOp  # noqa: E402,F401  (they build on the classes above)

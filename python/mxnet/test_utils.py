@@ -701,8 +701,8 @@ def _set_environ(env_vars):
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
-        if getenv(name) != value:
-            setenv(name, value)
+        # always through the library, whose cached reads of its variables this resets
+        setenv(name, value)
         if getenv(name) != value:
             raise RuntimeError("Could not set env var {}={} within C Runtime".format(name, value))
 
@@ -786,3 +786,28 @@ def is_op_runnable():
 from . import _test_symbolic as _symbolic  # noqa: E402
 from ._test_symbolic import (check_symbolic_forward, check_symbolic_backward,  # noqa: E402,F401
                              simple_forward, check_speed)
+
+
+from .io.io import DataIter as _DataIter  # noqa: E402  (test_utils loads before mx.io)
+
+
+class DummyIter(_DataIter):
+    """An iterator that returns the first batch of real_iter forever (benchmarking without
+    data loading costs; MXNet 1.9.1's test_utils.DummyIter)."""
+
+    def __init__(self, real_iter):
+        super(DummyIter, self).__init__()
+        self.real_iter = real_iter
+        self.provide_data = real_iter.provide_data
+        self.provide_label = real_iter.provide_label
+        self.batch_size = real_iter.batch_size
+        self.the_batch = next(real_iter)
+
+    def __iter__(self):
+        return self
+
+    def next(self):
+        """The same first batch, every time."""
+        return self.the_batch
+
+    __next__ = next

@@ -25,7 +25,7 @@ void SetPythonErrorFromCurrentException() {
   } catch (const py::builtin_exception& e) {
     e.set_error();
   } catch (const dmlc::Error& e) {
-    PyErr_SetString(g_mxnet_error, e.what());
+    PyErr_SetString(MXNetErrorTypeFor(e.what()), e.what());
   } catch (const std::bad_alloc&) {
     PyErr_SetString(PyExc_MemoryError, "std::bad_alloc");
   } catch (const std::domain_error& e) {
@@ -58,7 +58,7 @@ PYBIND11_MODULE(_ffi, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const dmlc::Error& e) {
-      PyErr_SetString(mxnet_error.ptr(), e.what());
+      PyErr_SetString(mxnet::MXNetErrorTypeFor(e.what()), e.what());
     }
   });
   py::class_<NDArray> cls(m, "NDArray");

@@ -77,6 +77,10 @@ void DefineNDArray(py::module_& m, py::class_<NDArray>& cls) {
             return NDArray(*owned);
           }),
           py::arg("handle"));
+  // _new_handle(): a new NDArrayHandle (heap NDArray sharing this array's data) that the
+  // receiver owns, as MXNet's C API hands arrays to ctypes callbacks.
+  cls.def("_new_handle",
+          [](const NDArray& a) { return reinterpret_cast<uintptr_t>(new NDArray(a)); });
   // NDArray(None): an empty array, filled by __setstate__ (MXNet's pickles call this).
   cls.def(py::init([](py::none) { return NDArray(); }), py::arg("handle"));
   cls.def_property_readonly("shape", [](const NDArray& a) { return ShapeTuple(a.shape()); })

@@ -56,6 +56,11 @@ NDArray InvokeSingle(const AttrsPtr& attrs, NDArray* a, NDArray* b);
 void InvokeInto(const AttrsPtr& attrs, NDArray* a, NDArray* b, NDArray* dst);
 /*! \brief The mxnet.base.MXNetError type (set by the module's init). */
 PyObject* MXNetErrorType();
+/*! \brief The class to raise for an MXNetError with message what: a subclass of MXNetError
+ *  and IndexError / ValueError / TypeError / AttributeError / NotImplementedError when a
+ *  clause of the message starts with that name (as MXNet 1.9.1's mxnet.error), else
+ *  MXNetError. Needs the GIL. */
+PyObject* MXNetErrorTypeFor(const char* what);
 /*! \brief Inside a catch block: set the Python error pybind11 would set for the exception
  *  in flight (for entry points that bypass pybind11's dispatcher). */
 void SetPythonErrorFromCurrentException();

@@ -149,6 +149,12 @@ const std::vector<VarInfo>& AllVars() {
        "vary without end."},
       {"MXNET_MKLDNN_CACHE_NUM", "int", "-1", "",
        "The old name of MXNET_ONEDNN_CACHE_NUM (MXNet 1.x), read when the new one is not set."},
+      // ---- Graph executor ----
+      {"MXNET_ELIMINATE_COMMON_EXPR", "bool", "1", "",
+       "When 1, binding a symbol (bind, simple_bind, Module) first merges nodes that apply the "
+       "same deterministic operator with the same attributes to the same inputs, so each such "
+       "expression is computed once; Executor.get_optimized_symbol shows the merged graph. Ops "
+       "using random numbers or writing their inputs are never merged."},
       // ---- Subgraph backends ----
       {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
        "The subgraph backend Symbol.bind and simple_bind partition the graph with before "

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "common/env.h"
+#include "executor/eliminate_common_expr.h"
 #include "nnvm/gradient.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
@@ -41,8 +43,6 @@ std::string Names(const std::vector<std::string>& v) {
   return s;
 }
 
-// "<node>_<name>" for each output (FListOutputNames, else the output index), as MXNet's
-// monitor names them.
 // As MXNet 1.9.1 names them: outputs as list_outputs does ("<node>_output"), inputs
 // "<node>_<FListInputNames name>", else "<node>_input<i>".
 std::vector<std::string> MonitorNames(const nnvm::Node& n, bool inputs) {
@@ -154,13 +154,17 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   for (size_t i = 0; i < grad_reqs.size() && i < arg_grads.size(); ++i) {
     need_grad = need_grad || (grad_reqs[i] != kGradNull && !arg_grads[i].is_none());
   }
-  const nnvm::Symbol sym = op::PartitionForEnvBackend(given, need_grad);  // MXNET_SUBGRAPH_BACKEND
+  // MXNET_SUBGRAPH_BACKEND
+  const nnvm::Symbol partitioned = op::PartitionForEnvBackend(given, need_grad);
   std::unique_ptr<Executor> ex(new Executor());
-  ex->symbol_ = sym;
+  // The graph run (the optimized symbol); names are the partitioned symbol's.
+  ex->symbol_ = env::GetBool("MXNET_ELIMINATE_COMMON_EXPR") ? EliminateCommonExpr(partitioned)
+                                                              : partitioned;
+  const nnvm::Symbol& sym = ex->symbol_;
   ex->ctx_ = ctx;
-  ex->arg_names_ = nnvm::ListVariableNames(sym.outputs, false);
-  ex->aux_names_ = nnvm::ListVariableNames(sym.outputs, true);
-  ex->output_names_ = nnvm::ListOutputNames(sym.outputs);
+  ex->arg_names_ = nnvm::ListVariableNames(partitioned.outputs, false);
+  ex->aux_names_ = nnvm::ListVariableNames(partitioned.outputs, true);
+  ex->output_names_ = nnvm::ListOutputNames(partitioned.outputs);
   const size_t n_args = ex->arg_names_.size(), n_aux = ex->aux_names_.size();
   CHECK_EQ(in_args.size(), n_args) << "bind: " << n_args << " argument arrays expected ("
                                    << Names(ex->arg_names_) << "), given " << in_args.size();
@@ -188,10 +192,6 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
     CHECK_EQ(ex->arg_grads_[i].shape(), in_args[i].shape())
         << "bind: gradient array of " << ex->arg_names_[i] << " has shape "
         << ex->arg_grads_[i].shape() << ", the argument " << in_args[i].shape();
-    CHECK_EQ(ex->arg_grads_[i].dtype(), in_args[i].dtype())
-        << "bind: gradient array of " << ex->arg_names_[i] << " has dtype "
-        << DTypeName(ex->arg_grads_[i].dtype()) << ", the argument "
-        << DTypeName(in_args[i].dtype());
   }
   for (size_t i = 0; i < n_aux; ++i) {
     CHECK(!aux_states[i].is_none()) << "bind: auxiliary state " << ex->aux_names_[i]
@@ -279,7 +279,8 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
     bool direct = ex->grad_reqs_[arg] == kGradWrite && !g.node->is_variable() &&
                   nid >= plan->num_forward_nodes && !is_output[e] &&
                   plan->entries[e].is_none() &&
-                  ex->arg_grads_[arg].ctx() == ctx;
+                  ex->arg_grads_[arg].ctx() == ctx &&
+                  ex->arg_grads_[arg].dtype() == plan->dtypes[e];
     if (direct) {
       plan->entries[e] = ex->arg_grads_[arg];
     } else {
@@ -386,6 +387,11 @@ void Executor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
     if (g.req == kGradAdd) {
       RunModeScope mode(is_train);
       NDArray src = p.entries[g.entry];
+      if (src.dtype() != dst.dtype()) {  // a gradient array of another dtype: cast first
+        NDArray cast(src.shape(), dst.ctx(), true, dst.dtype());
+        CopyFromTo(src, cast);
+        src = cast;
+      }
       NDArray acc = dst;
       std::vector<NDArray> out{dst};
       Imperative::Get()->Invoke(ctx_, Imperative::ParseAttrs(add, {}), {&acc, &src}, &out);

@@ -23,6 +23,9 @@ def _ndarray_init(self, handle, writable=True):  # pylint: disable=unused-argume
 
 
 NDArray.__init__ = _ndarray_init
+# ctypes.cast(array, NDArrayHandle) (MXNet 1.x monitor callbacks received handles and wrapped
+# them with NDArray(handle)): a new handle the receiver owns.
+NDArray._as_parameter_ = property(lambda self: ctypes.c_void_p(self._new_handle()))
 
 # MXNet 1.9's ndarray module declared these return types on ctypes.pythonapi, and code that
 # hands DLPack capsules to the C API through ctypes relies on it (a pointer as a C int would
@@ -438,6 +441,23 @@ def moveaxis(tensor, source, destination):
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
     return _op.transpose(tensor, axes=tuple(order))
+
+
+def histogram(a, bins=10, range=None):  # pylint: disable=redefined-builtin
+    """Histogram of a (numpy.histogram): bins an NDArray of edges, or a count with range
+    (lo, hi); without a range the counts come from numpy, as in MXNet 1.9.1.
+    Returns (counts, bin_edges)."""
+    if isinstance(bins, NDArray):
+        return _internal._histogram(data=a, bins=bins)
+    if isinstance(bins, integer_types):
+        if range is None:
+            import warnings
+            warnings.warn("range is not specified, using numpy's result to ensure consistency "
+                          "with numpy")
+            res, bin_bounds = np.histogram(a.asnumpy(), bins=bins)
+            return array(res), array(bin_bounds)
+        return _internal._histogram(data=a, bin_cnt=bins, range=range)
+    raise ValueError("bins argument should be either an integer or an NDArray")
 
 
 def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):

@@ -401,6 +401,18 @@ Forward and backward run on the custom-operator worker threads (MXNET_CUSTOM_OP_
     .set_attr<FNDArrayFunction>("FNDArrayFunction", CustomForward)
     .set_attr<FGradient>("FGradient", Gradient);
 
+// In a graph: each input gradient has the shape (dtype) of its input, known when backward
+// reads that input (declare_backward_dependency lists it, as by default).
+template <typename T>
+bool BackwardLikeInputs(const NodeAttrs& attrs, std::vector<T>* in, std::vector<T>* out) {
+  const CustomParam& p = Param(attrs);
+  for (size_t k = 0; k < p.bwd_idx.size() && k < in->size(); ++k) {
+    const uint32_t id = static_cast<uint32_t>(p.bwd_idx[k]);
+    if (id >= p.num_outs && id < p.num_outs + p.num_args) (*out)[id - p.num_outs] = (*in)[k];
+  }
+  return false;
+}
+
 NNVM_REGISTER_OP(_backward_Custom)
     .describe("Runs the backward of a custom operator (see Custom).")
     .set_num_inputs([](const NodeAttrs& a) {
@@ -408,6 +420,8 @@ NNVM_REGISTER_OP(_backward_Custom)
     })
     .set_num_outputs([](const NodeAttrs& a) { return Param(a).num_args; })
     .set_attr_parser(ParseCustom)
+    .set_attr<FInferShape>("FInferShape", BackwardLikeInputs<TShape>)
+    .set_attr<FInferType>("FInferType", BackwardLikeInputs<int>)
     .set_attr<FNDArrayFunction>("FNDArrayFunction", CustomBackward);
 
 }  // namespace custom

@@ -97,15 +97,16 @@ void DropoutImpl(const DropoutParam& p, const OpContext& ctx, const TBlob& data,
     });
     return;
   }
-  // p == 1 drops everything: a zero mask (MXNet's 0 * (1 / 0) gives NaN there).
+  // The mask is keep? * (1 / (1 - p)), as MXNet 1.9.1 computes it: with p == 1 that is
+  // 0 * inf, so every output (and gradient) is NaN there, as in 1.9.1.
   const float keep = 1.0f - p.p;
-  const DType scale = DType(keep > 0 ? 1.0f / keep : 0.0f);
+  const float inv_keep = 1.0f / keep;
   const SharedMaskIndex draw_index(data.shape_, p.axes);
   const bool shared = p.axes.ndim() > 0;
   const uint64_t seed = ctx.random_seed, stream = ctx.random_stream;
   ParallelFor(n, [&](index_t i) {
     RandomStream rs(seed, stream, static_cast<uint64_t>(shared ? draw_index(i) : i));
-    const DType m = rs.UniformF() < keep ? scale : DType(0);
+    const DType m = DType((rs.UniformF() < keep ? 1.0f : 0.0f) * inv_keep);
     mask[i] = m;
     Assign(y + i, req[0], DType(x[i] * m));
   });

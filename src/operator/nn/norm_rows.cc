@@ -44,6 +44,39 @@ void ForwardImpl(const NormRows& l, const std::vector<TBlob>& in,
 }
 
 template <typename DType>
+void ParamGradsImpl(const NormRows& l, const std::vector<TBlob>& in,
+                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  using A = typename AccType<DType>::type;
+  const DType *dy = in[0].dptr<DType>(), *x = in[1].dptr<DType>();
+  const DType *mean = in[3].dptr<DType>(), *spread = in[4].dptr<DType>();
+  const index_t len = l.len, step = l.inner;
+  auto rstd_of = [&](index_t r) {
+    const A s = A(spread[r]);
+    return A(1) / (l.spread_is_var ? std::sqrt(s + A(l.eps)) : s);
+  };
+  if (req[1] == kNullOp && req[2] == kNullOp) return;
+  // gamma and beta gradients sum over rows that share a gamma entry: one serial pass, in
+  // double (long sums, e.g. over a batch of 4096 rows, stay accurate in float32).
+  const size_t ng = out[1].Size();
+  std::vector<double> dgamma(ng, 0.0), dbeta(ng, 0.0);
+  for (index_t r = 0; r < l.rows(); ++r) {
+    const index_t base = l.RowBase(r);
+    const double mu = double(A(mean[r])), rstd = double(rstd_of(r));
+    for (index_t k = 0; k < len; ++k) {
+      const index_t at = base + k * step, g = GammaIndex(l, r, k);
+      const double d = double(A(dy[at]));
+      dgamma[g] += d * (double(A(x[at])) - mu) * rstd;
+      dbeta[g] += d;
+    }
+  }
+  for (size_t g = 0; g < ng; ++g) {
+    if (req[1] != kNullOp) Assign(out[1].dptr<DType>() + g, req[1], DType(dgamma[g]));
+    if (req[2] != kNullOp) Assign(out[2].dptr<DType>() + g, req[2], DType(dbeta[g]));
+  }
+}
+
+
+template <typename DType>
 void BackwardImpl(const NormRows& l, const std::vector<TBlob>& in,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   using A = typename AccType<DType>::type;
@@ -77,23 +110,7 @@ void BackwardImpl(const NormRows& l, const std::vector<TBlob>& in,
       }
     });
   }
-  if (req[1] == kNullOp && req[2] == kNullOp) return;
-  // gamma and beta gradients sum over rows that share a gamma entry: one serial pass.
-  const size_t ng = out[1].Size();
-  std::vector<A> dgamma(ng, A(0)), dbeta(ng, A(0));
-  for (index_t r = 0; r < l.rows(); ++r) {
-    const index_t base = l.RowBase(r);
-    const A mu = A(mean[r]), rstd = rstd_of(r);
-    for (index_t k = 0; k < len; ++k) {
-      const index_t at = base + k * step, g = GammaIndex(l, r, k);
-      dgamma[g] += A(dy[at]) * (A(x[at]) - mu) * rstd;
-      dbeta[g] += A(dy[at]);
-    }
-  }
-  for (size_t g = 0; g < ng; ++g) {
-    if (req[1] != kNullOp) Assign(out[1].dptr<DType>() + g, req[1], DType(dgamma[g]));
-    if (req[2] != kNullOp) Assign(out[2].dptr<DType>() + g, req[2], DType(dbeta[g]));
-  }
+  ParamGradsImpl<DType>(l, in, req, out);
 }
 
 }  // namespace
@@ -106,6 +123,11 @@ void NormRowsForward(const NormRows& layout, const std::vector<TBlob>& in,
 void NormRowsBackward(const NormRows& layout, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   MXNET_REAL_TYPE_SWITCH(in[0].type_flag_, DType, { BackwardImpl<DType>(layout, in, req, out); });
+}
+
+void NormRowsParamGrads(const NormRows& layout, const std::vector<TBlob>& in,
+                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  MXNET_REAL_TYPE_SWITCH(in[0].type_flag_, DType, { ParamGradsImpl<DType>(layout, in, req, out); });
 }
 
 std::vector<NodeEntry> NormRowsGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {

@@ -36,6 +36,10 @@ void NormRowsForward(const NormRows& layout, const std::vector<TBlob>& in,
 /*! \brief Inputs (ograd, data, gamma, mean, spread); outputs (data, gamma, beta) gradients. */
 void NormRowsBackward(const NormRows& layout, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
+/*! \brief Only the gamma and beta gradients (outputs 1 and 2) of NormRowsBackward, summed
+ *  in double. */
+void NormRowsParamGrads(const NormRows& layout, const std::vector<TBlob>& in,
+                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
 
 /*! \brief FGradient: _backward_<op>(ograd, data, gamma, out[1], out[2]) -> (data, gamma, beta);
  *  the gradients flowing into the statistic outputs are not propagated (as in MXNet). */

@@ -96,20 +96,26 @@ bool SoftmaxType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>*
                                   << ": argument data expected float16, float32 or float64, given "
                                   << DTypeName((*in)[0]);
   }
+  // The length's dtype is checked when the op runs (MXNet 1.9.1 infers types without it, so
+  // simple_bind's default float32 for every argument binds).
   const bool has_length = p.UseLength() && in->size() > 1;
-  if (has_length && (*in)[1] >= 0) {
-    CHECK((*in)[1] == kInt32 || (*in)[1] == kInt64)
-        << "Operator " << attrs.op->name << ": argument length expected int32 or int64, given "
-        << DTypeName((*in)[1]);
-  }
   return (*in)[0] >= 0 && (*out)[0] >= 0 && (!has_length || (*in)[1] >= 0);
+}
+
+// The length input of a use_length softmax, checked to be of an integer dtype; else null.
+const TBlob* LengthInput(const NodeAttrs& attrs, const std::vector<TBlob>& in, size_t i) {
+  if (!Param<SoftmaxParam>(attrs).UseLength()) return nullptr;
+  CHECK(in[i].type_flag_ == kInt32 || in[i].type_flag_ == kInt64)
+      << "Operator " << attrs.op->name << ": argument length expected int32 or int64, given "
+      << DTypeName(in[i].type_flag_);
+  return &in[i];
 }
 
 template <bool kLog, bool kNegate>
 void SoftmaxCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const int axis = SoftmaxAxis(attrs, in[0].ndim());
-  const TBlob* length = Param<SoftmaxParam>(attrs).UseLength() ? &in[1] : nullptr;
+  const TBlob* length = LengthInput(attrs, in, 1);
   SoftmaxForward(in[0], out[0], req[0], SoftmaxLayout::Along(in[0].shape_, axis),
                  OptionsOf(attrs, kLog, kNegate), length);
 }
@@ -128,7 +134,7 @@ void SoftmaxGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vec
                         const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const SoftmaxParam& p = Param<SoftmaxParam>(attrs);
   const TBlob& output = in.back();
-  const TBlob* length = p.UseLength() ? &in[2] : nullptr;
+  const TBlob* length = LengthInput(attrs, in, 2);
   if (p.UseLength()) ZeroGradient(out[1], req[1]);
   const int axis = SoftmaxAxis(attrs, output.ndim());
   SoftmaxBackward(in[0], output, out[0], req[0], SoftmaxLayout::Along(output.shape_, axis),

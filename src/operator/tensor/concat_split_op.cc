@@ -395,6 +395,116 @@ NNVM_REGISTER_OP(SliceChannel)
     .set_attr<FCompute>("FCompute<cpu>", SliceChannelCompute)
     .set_attr<FGradient>("FGradient", SliceChannelGrad);
 
+// ================================================================ _split_v2 (split_v2)
+struct SplitV2Param : public dmlc::Parameter<SplitV2Param> {
+  IntTuple indices;
+  int axis;
+  bool squeeze_axis;
+  int sections;
+  DMLC_DECLARE_PARAMETER(SplitV2Param) {
+    DMLC_DECLARE_FIELD(indices).describe("Indices of splits. The elements should denote the "
+                                         "boundaries of at which split is performed along the "
+                                         "`axis`.");
+    DMLC_DECLARE_FIELD(axis).set_default(1).describe("Axis along which to split.");
+    DMLC_DECLARE_FIELD(squeeze_axis).set_default(false).describe(
+        "If true, Removes the axis with length 1 from the shapes of the output arrays.");
+    DMLC_DECLARE_FIELD(sections).set_default(0).describe("Number of sections if equally "
+                                                         "splitted. Default to 0 which means "
+                                                         "split by indices.");
+  }
+};
+DMLC_REGISTER_PARAMETER(SplitV2Param);
+
+uint32_t SplitV2NumOutputs(const NodeAttrs& attrs) {
+  const SplitV2Param& p = Param<SplitV2Param>(attrs);
+  return static_cast<uint32_t>(p.sections > 0 ? p.sections : p.indices.ndim());
+}
+
+// The start of each part along an axis of size len, then len.
+std::vector<index_t> SplitV2Bounds(const NodeAttrs& attrs, index_t len) {
+  const SplitV2Param& p = Param<SplitV2Param>(attrs);
+  std::vector<index_t> b;
+  if (p.sections > 0) {
+    if (len % p.sections != 0) {
+      LOG(FATAL) << "Operator " << attrs.op->name << ": sections=" << p.sections
+                 << " does not divide the split axis of size " << len << " evenly";
+    }
+    for (int i = 0; i < p.sections; ++i) b.push_back(i * (len / p.sections));
+  } else {
+    CHECK_GT(p.indices.ndim(), 0) << "Operator " << attrs.op->name
+                                  << ": argument indices expected at least one index";
+    for (int64_t i : p.indices) {
+      CHECK(i >= 0 && i <= len && (b.empty() || i >= b.back()))
+          << "Operator " << attrs.op->name << ": argument indices expected ascending values in "
+          << "[0, " << len << "], given " << TupleText(p.indices.v);
+      b.push_back(static_cast<index_t>(i));
+    }
+  }
+  b.push_back(len);
+  return b;
+}
+
+bool SplitV2Shape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const SplitV2Param& p = Param<SplitV2Param>(attrs);
+  const TShape& d = (*in)[0];
+  if (!d.IsKnown()) return false;
+  const int axis = CheckAxis(attrs, "axis", p.axis, d.ndim());
+  const std::vector<index_t> b = SplitV2Bounds(attrs, d[axis]);
+  for (size_t i = 0; i < out->size(); ++i) {
+    std::vector<dim_t> o(d.begin(), d.end());
+    o[axis] = b[i + 1] - b[i];
+    if (p.squeeze_axis) {
+      CHECK_EQ(o[axis], 1) << "Operator " << attrs.op->name << ": squeeze_axis=True needs parts "
+                           << "of size 1 along the axis, part " << i << " has " << o[axis];
+      o.erase(o.begin() + axis);
+    }
+    AssignShape(attrs, "output", &(*out)[i], ShapeOf(o));
+  }
+  return true;
+}
+
+void SplitV2Compute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const TShape& d = in[0].shape_;
+  const int axis = CheckAxis(attrs, "axis", Param<SplitV2Param>(attrs).axis, d.ndim());
+  const index_t outer = d.ProdShape(0, axis), inner = d.ProdShape(axis + 1, d.ndim());
+  const std::vector<index_t> b = SplitV2Bounds(attrs, d[axis]);
+  for (size_t i = 0; i < out.size(); ++i) {
+    AxisBlockCopy(out[i], in[0], outer, b[i + 1] - b[i], d[axis], inner, b[i], false, req[i]);
+  }
+}
+
+// The parts' gradients joined back along the axis (squeezed parts get their axis back).
+std::vector<NodeEntry> SplitV2Grad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  const SplitV2Param& p = Param<SplitV2Param>(n->attrs);
+  const std::string axis = std::to_string(p.axis);
+  std::vector<NodeEntry> parts = og;
+  if (p.squeeze_axis) {
+    for (NodeEntry& e : parts) e = GradNode(n, "expand_dims", {e}, {{"axis", axis}});
+  }
+  return {GradNode(n, "Concat", parts,
+                   {{"num_args", std::to_string(parts.size())}, {"dim", axis}})};
+}
+
+NNVM_REGISTER_OP(_split_v2)
+    .describe("Splits an array along a particular axis into multiple sub-arrays, at the given "
+              "indices or into `sections` equal parts (numpy.split).")
+    .set_num_inputs(1)
+    .set_num_outputs(SplitV2NumOutputs)
+    .set_attr_parser(ParamParser<SplitV2Param>)
+    .add_argument("data", "NDArray-or-Symbol", "The input")
+    .add_arguments(SplitV2Param::__FIELDS__())
+    .set_attr<FListInputNames>("FListInputNames", InputNames({"data"}))
+    .set_attr<FListOutputNames>("FListOutputNames", [](const NodeAttrs& attrs) {
+      std::vector<std::string> v;
+      for (uint32_t i = 0; i < SplitV2NumOutputs(attrs); ++i) v.push_back("output" + std::to_string(i));
+      return v;
+    })
+    .set_attr<FInferShape>("FInferShape", SplitV2Shape)
+    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FCompute>("FCompute<cpu>", SplitV2Compute)
+    .set_attr<FGradient>("FGradient", SplitV2Grad);
+
 }  // namespace
 }  // namespace op
 }  // namespace mxnet

@@ -125,37 +125,44 @@ DMLC_REGISTER_PARAMETER(LinspaceParam);
 
 // ---------------------------------------------------------------- inference
 /*! \brief Output shape from the shape argument; when it is not given, the output's shape
- *  must come from elsewhere (a symbolic graph). */
+ *  must come from elsewhere (a symbolic graph). A dim of -1 is unknown; outside numpy-shape
+ *  semantics a dim of 0 and the shape () are unknown too (as in MXNet 1.9.1). Unknown parts
+ *  are filled by the graph (a bound symbol infers them from the other nodes); imperatively
+ *  the array cannot be made. */
 template <typename PType>
 bool InitShape(const NodeAttrs& attrs, std::vector<TShape>*, std::vector<TShape>* out) {
   const TShape& shape = Param<PType>(attrs).shape;
   if (shape.is_none()) return (*out)[0].IsKnown();
-  for (dim_t d : shape) {
-    CHECK_GE(d, 0) << "Operator " << attrs.op->name << ": argument shape expected non-negative "
-                   << "dimensions, given " << shape;
-  }
-  // Outside numpy-shape semantics a 0 dim means "unknown" (as in MXNet 1.9.1): the output
-  // shape must then come from elsewhere (a symbolic graph), else the array cannot be made.
-  bool unknown = common::NumpyShapeState() == kNumpyShapeOff &&
-                 std::find(shape.begin(), shape.end(), 0) != shape.end();
-  if (unknown) {
-    if ((*out)[0].IsKnown()) return true;
-    if (common::InGraphShapeInference()) {  // the graph fills the unknown dims
-      if ((*out)[0].ndim() < 0) {
-        TShape partial = shape;
-        for (int i = 0; i < partial.ndim(); ++i) {
-          if (partial[i] == 0) partial[i] = -1;
-        }
-        (*out)[0] = partial;
-      }
-      return false;
+  const bool legacy = common::NumpyShapeState() == kNumpyShapeOff;
+  TShape partial = shape;
+  bool unknown = legacy && shape.ndim() == 0;
+  if (unknown) partial = TShape();
+  for (int i = 0; i < partial.ndim(); ++i) {
+    CHECK_GE(partial[i], -1) << "Operator " << attrs.op->name << ": argument shape expected "
+                             << "non-negative dimensions (-1: unknown), given " << shape;
+    if (partial[i] == -1 || (legacy && partial[i] == 0)) {
+      partial[i] = -1;
+      unknown = true;
     }
-    LOG(FATAL) << "Operator " << attrs.op->name << ": argument shape " << shape
-               << " has a 0 dim, which means an unknown size outside numpy-shape semantics; "
-               << "zero-size arrays need mx.set_np_shape(True) or `with mx.np_shape():`";
   }
-  AssignShape(attrs, "output", &(*out)[0], shape);
-  return true;
+  if (!unknown) {
+    AssignShape(attrs, "output", &(*out)[0], shape);
+    return true;
+  }
+  if ((*out)[0].IsKnown() || common::InGraphShapeInference()) {
+    AssignShape(attrs, "output", &(*out)[0], partial);
+    return (*out)[0].IsKnown();
+  }
+  if (legacy && shape.ndim() == 0) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": argument shape () means an unknown shape "
+               << "outside numpy-shape semantics; scalar arrays need mx.set_np_shape(True) or "
+               << "`with mx.np_shape():`";
+  }
+  LOG(FATAL) << "Operator " << attrs.op->name << ": argument shape " << shape << " has unknown "
+             << "dims (-1" << (legacy ? ", or 0 outside numpy-shape semantics" : "")
+             << "); an array needs every size (zero-size arrays need mx.set_np_shape(True) or "
+             << "`with mx.np_shape():`)";
+  return false;
 }
 
 template <typename PType>

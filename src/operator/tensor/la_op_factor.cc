@@ -3,6 +3,7 @@
 // (_linalg_triangle, _linalg_scale_matrix, _linalg_matrix_inner).
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "operator/tensor/la_op_common.h"
@@ -31,7 +32,16 @@ struct LaScaleParam : public dmlc::Parameter<LaScaleParam> {
   }
 };
 
+struct LaPotrfParam : public dmlc::Parameter<LaPotrfParam> {
+  bool lower;
+  DMLC_DECLARE_PARAMETER(LaPotrfParam) {
+    DMLC_DECLARE_FIELD(lower).set_default(true).describe(
+        "True if the triangular matrix is lower triangular, false if it is upper triangular.");
+  }
+};
+
 DMLC_REGISTER_PARAMETER(LaTriangleParam);
+DMLC_REGISTER_PARAMETER(LaPotrfParam);
 DMLC_REGISTER_PARAMETER(LaScaleParam);
 
 namespace {
@@ -70,6 +80,14 @@ void PotrfForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
         CHECK_EQ(info, 0) << "Operator " << attrs.op->name << ": matrix " << b
                           << " of input A is not positive definite (its leading minor of order "
                           << info << " is not positive)";
+        if (!Param<LaPotrfParam>(attrs).lower) {  // U = L^T, with A = U^T U
+          linalg::Mat<DType> m = bo.At(o, b);
+          for (index_t i = 0; i < m.rows; ++i) {
+            for (index_t j = 0; j < i; ++j) {
+              std::swap(m.data[i * m.ld + j], m.data[j * m.ld + i]);
+            }
+          }
+        }
       }
     });
   });
@@ -79,7 +97,13 @@ void PotrfForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
 // respect to a symmetric A, not restricted to the triangle potrf reads.
 std::vector<NodeEntry> PotrfGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   const std::string name = n->attrs.name + "_backward";
-  NodeEntry L = Out(n);
+  // With lower=False the output is U = L^T: the same rule on L and dL = dU^T.
+  const bool lower = Param<LaPotrfParam>(n->attrs).lower;
+  auto transposed = [&](NodeEntry e) {
+    return lower ? e : MakeNode("SwapAxis", name, {e}, {{"dim1", "-2"}, {"dim2", "-1"}});
+  };
+  NodeEntry L = transposed(Out(n));
+  NodeEntry dL = transposed(og[0]);
   auto gemm2 = [&](NodeEntry a, NodeEntry b, bool ta, bool tb) {
     return MakeNode("_linalg_gemm2", name, {a, b},
                     {{"transpose_a", BoolText(ta)}, {"transpose_b", BoolText(tb)}});
@@ -89,7 +113,7 @@ std::vector<NodeEntry> PotrfGrad(const ObjectPtr& n, const std::vector<NodeEntry
                     {{"transpose", BoolText(transpose)}, {"rightside", BoolText(rightside)},
                      {"lower", "True"}, {"alpha", ScalarText(alpha)}});
   };
-  NodeEntry sym = MakeNode("_linalg_triangle", name, {gemm2(L, og[0], true, false)},
+  NodeEntry sym = MakeNode("_linalg_triangle", name, {gemm2(L, dL, true, false)},
                            {{"mode", "symmetrize_lower"}});
   return {trsm(trsm(sym, true, false, 1.0), false, true, 0.5)};
 }
@@ -324,12 +348,15 @@ NNVM_REGISTER_OP(_linalg_potrf)
 
 Input is a tensor *A* of dimension *n >= 2*; its lower triangle is read. For every matrix of
 the batch the lower triangular factor *L* with positive diagonal and *A* = *L* \* *L*\ :sup:`T`
-is returned (upper triangle zero). A matrix that is not positive definite raises an error.
+is returned (upper triangle zero); with lower=False the upper factor *U* = *L*\ :sup:`T`
+(*A* = *U*\ :sup:`T` \* *U*). A matrix that is not positive definite raises an error.
 float32 and float64 only.
 )doc")
     .set_num_inputs(1)
     .set_num_outputs(1)
+    .set_attr_parser(ParamParser<LaPotrfParam>)
     .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices to be decomposed")
+    .add_arguments(LaPotrfParam::__FIELDS__())
     .set_attr<FListInputNames>("FListInputNames", InputNames({"A"}))
     .set_attr<FInferShape>("FInferShape", SquareShape)
     .set_attr<FInferType>("FInferType", LaType)

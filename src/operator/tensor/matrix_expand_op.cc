@@ -2,6 +2,7 @@
 // internal adjoints _pad_grad and _diag_grad_like that their gradients use.
 #include <algorithm>
 
+#include "common/np_shape.h"
 #include "operator/tensor/matrix_op_common.h"
 
 namespace mxnet {
@@ -44,6 +45,17 @@ bool TileShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TSha
   std::vector<dim_t> dims, reps;
   TileAlign(attrs, d, &dims, &reps);
   for (size_t i = 0; i < dims.size(); ++i) dims[i] *= reps[i];
+  // Outside numpy-shape semantics a 0 dim means unknown, so reps with a 0 give no shape (as
+  // in MXNet 1.9.1); zero-size results need numpy shapes.
+  if (common::NumpyShapeState() == kNumpyShapeOff &&
+      std::find(dims.begin(), dims.end(), 0) != dims.end()) {
+    CHECK(common::InGraphShapeInference())
+        << "Operator tile: argument reps makes the output shape " << ShapeOf(dims)
+        << ", whose 0 dim means an unknown size outside numpy-shape semantics; zero-size "
+        << "results need "
+        << "mx.set_np_shape(True) or `with mx.np_shape():`";
+    return false;
+  }
   AssignShape(attrs, "output", &(*out)[0], ShapeOf(dims));
   return true;
 }
@@ -463,13 +475,15 @@ DiagPlan PlanDiag(const NodeAttrs& attrs, const TShape& s) {
   }
   std::vector<index_t> st = ContiguousStrides(s);
   const dim_t n1 = s[d.a1], n2 = s[d.a2];
-  if (p.k >= 0) {
-    d.len = std::max<dim_t>(0, std::min<dim_t>(n1, n2 - p.k));
-    d.offset = d.len > 0 ? p.k * st[d.a2] : 0;
-  } else {
-    d.len = std::max<dim_t>(0, std::min<dim_t>(n1 + p.k, n2));
-    d.offset = d.len > 0 ? -p.k * st[d.a1] : 0;
+  // A diagonal starting past the matrix has no shape (MXNet 1.9.1 rejects it); one starting
+  // just at its edge is empty.
+  const dim_t len = p.k >= 0 ? std::min<dim_t>(n1, n2 - p.k) : std::min<dim_t>(n1 + p.k, n2);
+  if (len < 0) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": argument k expected in [" << -n1 << ", "
+               << n2 << "] for axes of sizes " << n1 << " and " << n2 << ", given " << p.k;
   }
+  d.len = len;
+  d.offset = d.len == 0 ? 0 : p.k >= 0 ? p.k * st[d.a2] : -p.k * st[d.a1];
   return d;
 }
 

@@ -49,7 +49,7 @@ TShape InferReshapeShape(const std::vector<int64_t>& param, const TShape& dshape
       while (si < src.size()) out.push_back(src[si++]);
     } else if (v == -3) {
       if (si + 1 >= src.size()) ReshapeError(op, param, dshape, "-3 needs two input dimensions");
-      out.push_back(src[si] * src[si + 1]);
+      out.push_back(src[si] < 0 || src[si + 1] < 0 ? -1 : src[si] * src[si + 1]);
       si += 2;
     } else if (v == -4) {
       if (i + 2 >= spec.size()) ReshapeError(op, param, dshape, "-4 must be followed by two values");
@@ -57,6 +57,11 @@ TShape InferReshapeShape(const std::vector<int64_t>& param, const TShape& dshape
       dim_t d0 = src[si++];
       int64_t d1 = spec[++i], d2 = spec[++i];
       if (d1 == -1 && d2 == -1) ReshapeError(op, param, dshape, "split dims cannot both be -1");
+      if (d0 < 0) {  // an unknown input dim: the -1 part stays unknown
+        out.push_back(d1);
+        out.push_back(d2);
+        continue;
+      }
       if (d1 == -1) d1 = d2 != 0 ? d0 / d2 : 0;
       if (d2 == -1) d2 = d1 != 0 ? d0 / d1 : 0;
       if (d1 < 0 || d2 < 0 || d1 * d2 != d0) {
@@ -78,7 +83,7 @@ TShape InferReshapeShape(const std::vector<int64_t>& param, const TShape& dshape
       if (static_cast<int>(k) != inferred) rest *= out[k];
     }
     if (rest == 0) ReshapeError(op, param, dshape, "cannot infer -1 next to a 0-size dimension");
-    out[inferred] = static_cast<dim_t>(dshape.Size()) / rest;
+    out[inferred] = dshape.IsKnown() ? static_cast<dim_t>(dshape.Size()) / rest : -1;
   }
   if (reverse) std::reverse(out.begin(), out.end());
   return ShapeOf(out);
@@ -108,12 +113,14 @@ DMLC_REGISTER_PARAMETER(ReshapeParam);
 
 bool ReshapeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const ReshapeParam& p = Param<ReshapeParam>(attrs);
-  const TShape& d = (*in)[0];
-  if (!d.IsKnown()) return false;
+  TShape& d = (*in)[0];
+  if (d.ndim() < 0) return false;
   TShape o;
   // A given shape=() is the 0-d shape (a one-element array's view), not a missing argument.
   if (p.shape.ndim() > 0 || attrs.dict.count("shape")) {
     o = InferReshapeShape(p.shape.v, d, p.reverse, attrs.op->name);
+  } else if (!d.IsKnown()) {
+    return false;
   } else if (p.target_shape.ndim() > 0) {  // legacy: 0 marks the one inferred dim
     std::vector<dim_t> t(p.target_shape.begin(), p.target_shape.end());
     size_t start = p.keep_highest ? 1 : 0;
@@ -132,12 +139,22 @@ bool ReshapeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<T
       LOG(FATAL) << "Operator " << attrs.op->name << ": argument shape is required";
     }
   }
-  if (o.Size() != d.Size()) {
-    LOG(FATAL) << "Operator " << attrs.op->name << ": target shape " << o << " (size "
-               << o.Size() << ") differs in size from input shape " << d << " (size " << d.Size()
-               << ")";
-  }
   AssignShape(attrs, "output", &(*out)[0], o);
+  const TShape& known = (*out)[0];
+  if (!d.IsKnown() && known.IsKnown()) {  // one unknown input dim follows from the sizes
+    int unknown = -1, count = 0;
+    dim_t rest = 1;
+    for (int i = 0; i < d.ndim(); ++i) {
+      if (d[i] < 0) { unknown = i; ++count; } else { rest *= d[i]; }
+    }
+    if (count == 1 && rest > 0) d[unknown] = static_cast<dim_t>(known.Size()) / rest;
+  }
+  if (!d.IsKnown() || !known.IsKnown()) return false;
+  if (known.Size() != d.Size()) {
+    LOG(FATAL) << "Operator " << attrs.op->name << ": target shape " << known << " (size "
+               << known.Size() << ") differs in size from input shape " << d << " (size "
+               << d.Size() << ")";
+  }
   return true;
 }
 

@@ -47,6 +47,22 @@ inline NodeEntry GradNode(const ObjectPtr& n, const char* op, std::vector<NodeEn
   return MakeNode(op, n->attrs.name + "_backward", std::move(inputs), std::move(dict));
 }
 
+/*! \brief Shape and dtype rules of a backward op whose one output is shaped and typed like
+ *  its input i (the forward's input). */
+inline FInferShape OutputLikeInputShape(size_t i) {
+  return [i](const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+    if (!(*in)[i].IsKnown()) return false;
+    AssignShape(attrs, "output", &(*out)[0], (*in)[i]);
+    return true;
+  };
+}
+inline FInferType OutputLikeInputType(size_t i) {
+  return [i](const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+    AssignType(attrs, "output", &(*out)[0], (*in)[i]);
+    return (*in)[i] >= 0;
+  };
+}
+
 /*! \brief zeros_like(input i of n). */
 inline NodeEntry ZeroGradOf(const ObjectPtr& n, size_t i) {
   return MakeNode("zeros_like", n->attrs.name + "_zero_grad", {n->inputs[i]});

@@ -42,13 +42,21 @@ std::vector<int> TransposeAxes(const NodeAttrs& attrs, const IntTuple& axes, int
 }
 
 bool TransposeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  const TShape& d = (*in)[0];
-  if (d.ndim() < 0) return false;  // unknown dims move with their axis (partial inference)
-  std::vector<int> perm = TransposeAxes(attrs, Param<TransposeParam>(attrs).axes, d.ndim());
-  TShape o(d.ndim());
-  for (int i = 0; i < d.ndim(); ++i) o[i] = d[perm[i]];
+  // Unknown dims move with their axis both ways (partial inference, as MXNet 1.9.1): the
+  // output's known dims fill the input's.
+  TShape& d = (*in)[0];
+  const int ndim = d.ndim() >= 0 ? d.ndim() : (*out)[0].ndim();
+  if (ndim < 0) return false;
+  std::vector<int> perm = TransposeAxes(attrs, Param<TransposeParam>(attrs).axes, ndim);
+  if ((*out)[0].ndim() >= 0) {
+    TShape back(ndim, -1);
+    for (int i = 0; i < ndim; ++i) back[perm[i]] = (*out)[0][i];
+    AssignInputShape(attrs, 0, &d, back);
+  }
+  TShape o(ndim, -1);
+  for (int i = 0; i < ndim; ++i) o[i] = d[perm[i]];
   AssignShape(attrs, "output", &(*out)[0], o);
-  return o.IsKnown();
+  return (*out)[0].IsKnown() && d.IsKnown();
 }
 
 // out = in with output axis i walking input axis perm[i].

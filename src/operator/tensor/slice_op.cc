@@ -117,10 +117,29 @@ SliceRegion RegionOf(const NodeAttrs& attrs, const TShape& d) {
   return GetSliceRegion(attrs, d, p.begin, p.end, p.step);
 }
 
+// The output shape rule `of` applied to an input of known ndim whose some dims are unknown:
+// those dims get a stand-in size large enough for any begin/end, and stay unknown in the
+// output (partial inference, as MXNet 1.9.1 does for slice and slice_axis).
+template <typename ShapeRule>
+bool SlicedShape(const NodeAttrs& attrs, const TShape& d, TShape* out, ShapeRule of) {
+  if (d.ndim() < 0) return false;
+  constexpr dim_t kStandIn = dim_t{1} << 40;
+  TShape full = d;
+  for (int i = 0; i < full.ndim(); ++i) {
+    if (full[i] < 0) full[i] = kStandIn;
+  }
+  TShape o = of(full);
+  for (int i = 0; i < o.ndim() && i < d.ndim(); ++i) {
+    if (d[i] < 0) o[i] = -1;
+  }
+  AssignShape(attrs, "output", out, o);
+  return d.IsKnown();
+}
+
 bool SliceShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  if (!(*in)[0].IsKnown()) return false;
-  AssignShape(attrs, "output", &(*out)[0], RegionOf<SliceParam>(attrs, (*in)[0]).Shape());
-  return true;
+  return SlicedShape(attrs, (*in)[0], &(*out)[0], [&](const TShape& full) {
+    return RegionOf<SliceParam>(attrs, full).Shape();
+  });
 }
 
 void SliceCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
@@ -337,15 +356,14 @@ void SliceAxisRange(const NodeAttrs& attrs, const TShape& d, int* axis, index_t*
 }
 
 bool SliceAxisShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  const TShape& d = (*in)[0];
-  if (!d.IsKnown()) return false;
-  int axis;
-  index_t b, e;
-  SliceAxisRange(attrs, d, &axis, &b, &e);
-  TShape o = d;
-  o[axis] = e - b;
-  AssignShape(attrs, "output", &(*out)[0], o);
-  return true;
+  return SlicedShape(attrs, (*in)[0], &(*out)[0], [&](const TShape& full) {
+    int axis;
+    index_t b, e;
+    SliceAxisRange(attrs, full, &axis, &b, &e);
+    TShape o = full;
+    o[axis] = e - b;
+    return o;
+  });
 }
 
 // The plan copying the [b, e) part of `full` along axis against a contiguous part array.

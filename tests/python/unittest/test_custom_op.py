@@ -564,3 +564,49 @@ print(mx.nd.load_frombuffer(buf)[0].asnumpy().tolist())
 """)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[2.0, 2.0]"
+
+
+def test_custom_op_gradient_in_a_bound_symbol():
+    # the executor infers the backward node's shapes from the inputs it reads
+    data = mx.sym.var("data")
+    sym = mx.sym.Custom(data, op_type="test_sqr", name="sqr")
+    x = np.array([[1.0, -2.0], [0.5, 3.0]], dtype=np.float32)
+    ex = sym.simple_bind(mx.cpu(), data=x.shape)
+    ex.arg_dict["data"][:] = x
+    ex.forward(is_train=True)
+    ex.backward([mx.nd.ones(x.shape)])
+    assert_almost_equal(ex.grad_dict["data"].asnumpy(), 2 * x)
+
+
+class _Double(mx.operator.NumpyOp):
+    def forward(self, in_data, out_data):
+        out_data[0][:] = 2 * in_data[0]
+
+    def backward(self, out_grad, in_data, out_data, in_grad):
+        in_grad[0][:] = 2 * out_grad[0]
+
+
+def test_numpy_op_default_is_identity_with_unit_gradient():
+    with pytest.warns(UserWarning):
+        op = mx.operator.NumpyOp()
+    s = op.get_symbol(mx.sym.Variable('X'), name='numpy_op')
+    x = mx.nd.ones((10,)) * 10
+    dx = mx.nd.zeros((10,))
+    ex = s.bind(mx.cpu(), args=[x], args_grad={'X': dx})
+    ex.forward(is_train=True)
+    assert_almost_equal(ex.outputs[0].asnumpy(), x.asnumpy())
+    ex.backward(mx.nd.ones((10,)) * 3)
+    assert_almost_equal(dx.asnumpy(), np.ones(10))
+
+
+def test_numpy_op_subclass_forward_and_backward():
+    op = _Double()
+    s = op(mx.sym.Variable('X'))
+    assert s.list_arguments() == ['X']
+    x = mx.nd.array([1.0, -2.0, 4.0])
+    dx = mx.nd.zeros((3,))
+    ex = s.bind(mx.cpu(), args={'X': x}, args_grad={'X': dx})
+    ex.forward(is_train=True)
+    assert_almost_equal(ex.outputs[0].asnumpy(), [2.0, -4.0, 8.0])
+    ex.backward(mx.nd.array([1.0, 2.0, 3.0]))
+    assert_almost_equal(dx.asnumpy(), [2.0, 4.0, 6.0])

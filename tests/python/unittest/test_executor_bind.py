@@ -178,3 +178,18 @@ def test_partial_inference_through_ops_fills_unknown_dims():
     conv = mx.sym.Convolution(x, num_filter=4, kernel=(3, 3), pad=(1, 1), name="conv")
     args, _, _ = conv.infer_shape_partial()
     assert dict(zip(conv.list_arguments(), args))["conv_weight"] == (4, 10, 3, 3)
+
+
+def test_gradient_array_of_another_dtype_gets_the_cast_gradient():
+    # MXNet 1.9.1 binds gradient arrays whose dtype differs from the argument's
+    data = mx.sym.var('data')
+    sym = mx.sym.sin(data)
+    x = mx.nd.array([0.5, 1.0, -2.0], dtype='float16')
+    for req, start in (('write', 0.0), ('add', 1.0)):
+        g = mx.nd.ones((3,), dtype='float64') * start
+        ex = sym.bind(mx.cpu(), args={'data': x}, args_grad={'data': g}, grad_req=req)
+        ex.forward(is_train=True)
+        ex.backward([mx.nd.ones((3,), dtype='float16')])
+        assert g.dtype == np.float64
+        want = np.cos(x.asnumpy().astype(np.float32)) + start
+        np.testing.assert_allclose(g.asnumpy(), want, rtol=2e-3)

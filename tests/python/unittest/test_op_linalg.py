@@ -339,3 +339,149 @@ def test_inverse_raises_for_singular_matrix_and_non_square_input():
         la.inverse(nd.array([[1.0, 2.0], [2.0, 4.0]])).asnumpy()
     with pytest.raises(mx.base.MXNetError):
         la.det(nd.ones((2, 3))).asnumpy()
+
+
+# ---------------------------------------------------------------- diag / triangle helpers
+@pytest.mark.parametrize("n", [1, 3, 4])
+@pytest.mark.parametrize("batch", [None, 2])
+def test_extractdiag_makediag_roundtrip_and_gradients(n, batch):
+    from mxnet.test_utils import check_symbolic_forward, check_numeric_gradient
+    shape = (n, n) if batch is None else (batch, n, n)
+    a = np.random.uniform(1, 10, shape)
+    data = mx.sym.Variable('data')
+    for offs in range(1 - n, n):
+        want = np.diagonal(a, offset=offs, axis1=-2, axis2=-1)
+        ext = mx.sym.linalg.extractdiag(data, offset=offs)
+        check_symbolic_forward(ext, [a], [want])
+        check_numeric_gradient(ext, [a])
+        mk = mx.sym.linalg.makediag(data, offset=offs)
+        full = np.zeros(shape)
+        for idx in np.ndindex(*shape[:-2]):
+            full[idx] = np.diagflat(want[idx], k=offs)
+        check_symbolic_forward(mk, [want], [full])
+        check_numeric_gradient(mk, [want])
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_extracttrian_maketrian_roundtrip(n):
+    from mxnet.test_utils import check_symbolic_forward, check_numeric_gradient
+    a = np.random.uniform(1, 10, (2, n, n))
+    data = mx.sym.Variable('data')
+    for offs in range(1 - n, n):
+        for lower in ([True] if offs else [True, False]):
+            ext = mx.sym.linalg.extracttrian(data, offset=offs, lower=lower)
+            s = n - abs(offs)
+            assert ext.infer_shape(data=a.shape)[1][0] == (2, s * (s + 1) // 2)
+            sym = mx.sym.linalg.maketrian(ext, offset=offs, lower=lower)
+            low = offs < 0 or (offs == 0 and lower)
+            want = np.tril(a, offs) if low else np.triu(a, offs)
+            check_symbolic_forward(sym, [a], [want])
+            check_numeric_gradient(sym, [a])
+
+
+def test_sumlogdiag_and_gradient():
+    from mxnet.test_utils import check_symbolic_forward, check_symbolic_backward
+    a = np.random.uniform(1, 5, (3, 4, 4))
+    sym = mx.sym.linalg.sumlogdiag(mx.sym.Variable('data'))
+    check_symbolic_forward(sym, [a], [np.log(np.diagonal(a, axis1=1, axis2=2)).sum(-1)])
+    g = np.array([1.0, 2.0, -1.0])
+    want = np.zeros_like(a)
+    for b in range(3):
+        want[b] = np.diag(g[b] / np.diagonal(a[b]))
+    check_symbolic_backward(sym, [a], [g], [want])
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_potri_inverts_from_the_factor_and_has_its_gradient(lower):
+    from mxnet.test_utils import check_symbolic_forward, check_numeric_gradient
+    rng = np.random.RandomState(0)
+    m = rng.uniform(-1, 1, (2, 3, 3))
+    spd = np.matmul(m, m.transpose(0, 2, 1)) + 3 * np.eye(3)
+    L = np.linalg.cholesky(spd)
+    f = L if lower else L.transpose(0, 2, 1)
+    junk = f + (np.triu(np.ones((3, 3)), 1) if lower else np.tril(np.ones((3, 3)), -1))
+    sym = mx.sym.linalg.potri(mx.sym.Variable('data'), lower=lower)
+    check_symbolic_forward(sym, [junk], [np.linalg.inv(spd)], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, [f], numeric_eps=1e-6, rtol=1e-3, atol=1e-5,
+                           dtype=np.float64)
+
+
+def test_potrf_upper_factor_and_its_gradient():
+    from mxnet.test_utils import check_symbolic_forward, check_numeric_gradient
+    rng = np.random.RandomState(1)
+    m = rng.uniform(-1, 1, (2, 3, 3))
+    spd = np.matmul(m, m.transpose(0, 2, 1)) + 3 * np.eye(3)
+    U = np.linalg.cholesky(spd).transpose(0, 2, 1)
+    sym = mx.sym.linalg.potrf(mx.sym.Variable('data'), lower=False)
+    check_symbolic_forward(sym, [spd], [U], rtol=1e-5, atol=1e-6)
+    sym_in = mx.sym.Variable('data')
+    symm = 0.5 * (sym_in + mx.sym.swapaxes(sym_in, dim1=-1, dim2=-2))
+    check_numeric_gradient(mx.sym.linalg.potrf(symm, lower=False), [spd], numeric_eps=1e-6,
+                           rtol=1e-3, atol=1e-5, dtype=np.float64)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 5), (2, 3, 4)])
+def test_gelqf_factors_and_gradient(shape):
+    from mxnet.test_utils import check_numeric_gradient
+    rng = np.random.RandomState(2)
+    a = rng.uniform(-1, 1, shape)
+    q, l = mx.nd.linalg.gelqf(mx.nd.array(a, dtype='float64'))
+    q, l = q.asnumpy(), l.asnumpy()
+    m = shape[-2]
+    np.testing.assert_allclose(np.matmul(l, q), a, atol=1e-10)
+    np.testing.assert_allclose(np.matmul(q, np.swapaxes(q, -1, -2)),
+                               np.broadcast_to(np.eye(m), l.shape), atol=1e-10)
+    np.testing.assert_allclose(np.triu(l, 1), 0)
+    assert (np.diagonal(l, axis1=-2, axis2=-1) > 0).all()
+    data = mx.sym.Variable('data')
+    out = mx.sym.linalg.gelqf(data)
+    # a scalar function of both outputs, so both gradients take part
+    loss = mx.sym.sum(out[0] * mx.sym.sin(out[0])) + mx.sym.sum(mx.sym.square(out[1]))
+    check_numeric_gradient(loss, [a], numeric_eps=1e-6, rtol=1e-4, atol=1e-6, dtype=np.float64)
+
+
+def test_gelqf_gradient_of_l_alone_matches_across_dtypes():
+    x32 = mx.nd.random.normal(shape=(2, 3), dtype=np.float32)
+    grads = []
+    for x in (x32, x32.astype('float64')):
+        x.attach_grad()
+        with mx.autograd.record():
+            mx.nd.sum(mx.nd.linalg.gelqf(x)[1]).backward()
+        grads.append(x.grad.asnumpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-5, atol=1e-5)
+
+
+def test_gelqf_needs_wide_matrices():
+    with pytest.raises(mx.base.MXNetError):
+        mx.nd.linalg.gelqf(mx.nd.ones((3, 2)))
+
+
+def test_syevd_documented_example_and_signs():
+    a = mx.nd.array([[1., 2.], [2., 4.]], dtype='float64')
+    u, l = mx.nd.linalg.syevd(a)
+    np.testing.assert_allclose(u.asnumpy(), [[0.89442719, -0.4472136], [0.4472136, 0.89442719]],
+                               atol=1e-7)
+    np.testing.assert_allclose(l.asnumpy(), [0., 5.], atol=1e-10)
+
+
+@pytest.mark.parametrize("n", [1, 3, 6])
+def test_syevd_decomposes_and_differentiates(n):
+    from mxnet.test_utils import check_numeric_gradient
+    rng = np.random.RandomState(n)
+    m = rng.normal(0, 3, (2, n, n))
+    a = 0.5 * (m + m.transpose(0, 2, 1))
+    u, l = mx.nd.linalg.syevd(mx.nd.array(a, dtype='float64'))
+    u, l = u.asnumpy(), l.asnumpy()
+    np.testing.assert_allclose(l, np.linalg.eigvalsh(a), atol=1e-9)
+    for b in range(2):
+        np.testing.assert_allclose(u[b] @ a[b], np.diag(l[b]) @ u[b], atol=1e-9)
+        np.testing.assert_allclose(u[b] @ u[b].T, np.eye(n), atol=1e-10)
+        big = np.abs(u[b]).argmax(axis=1)
+        assert (u[b][np.arange(n), big] > 0).all()
+    data = mx.sym.Variable('data')
+    sym = 0.5 * (data + mx.sym.swapaxes(data, dim1=-1, dim2=-2))
+    out = mx.sym.linalg.syevd(sym)
+    loss = mx.sym.sum(mx.sym.broadcast_mul(mx.sym.square(out[0]),
+                                           mx.sym.arange(n * n, dtype="float64").reshape((1, n, n)))) + \
+        mx.sym.sum(mx.sym.sin(out[1]))
+    check_numeric_gradient(loss, [a], numeric_eps=1e-6, rtol=1e-3, atol=1e-6, dtype=np.float64)
