@@ -185,8 +185,11 @@ def test_2bit_compression_matches_the_local_quantizer(tmp_path, bound):
 def test_gluon_trainer_dist_sync_trains_like_one_process_with_two_devices(tmp_path):
     def make_net(ctxs):
         mx.random.seed(7)
-        net = mx.gluon.nn.HybridSequential()
-        net.add(mx.gluon.nn.Dense(8, activation='tanh'), mx.gluon.nn.Dense(2))
+        # A prefix and name scope: parameter names must not depend on how many Dense layers
+        # earlier tests of this process made.
+        net = mx.gluon.nn.HybridSequential(prefix='net_')
+        with net.name_scope():
+            net.add(mx.gluon.nn.Dense(8, activation='tanh'), mx.gluon.nn.Dense(2))
         net.initialize(mx.init.Xavier(), ctx=ctxs)
         return net
 
@@ -214,8 +217,9 @@ def test_gluon_trainer_dist_sync_trains_like_one_process_with_two_devices(tmp_pa
         here = os.path.dirname(os.path.abspath(__file__))
         data, label = np.load(here + '/data.npy'), np.load(here + '/label.npy')
         mx.random.seed(7)
-        net = mx.gluon.nn.HybridSequential()
-        net.add(mx.gluon.nn.Dense(8, activation='tanh'), mx.gluon.nn.Dense(2))
+        net = mx.gluon.nn.HybridSequential(prefix='net_')
+        with net.name_scope():
+            net.add(mx.gluon.nn.Dense(8, activation='tanh'), mx.gluon.nn.Dense(2))
         net.initialize(mx.init.Xavier())
         trainer = mx.gluon.Trainer(net.collect_params(), 'sgd',
                                    {'learning_rate': 0.1, 'momentum': 0.5}, kvstore='dist_sync')
