@@ -2,6 +2,7 @@
 // broadcast_to/like/axis family, with gradients built from other registered operators.
 #include "operator/tensor/broadcast_kernel.h"
 #include "operator/tensor/elemwise_functors.h"
+#include "operator/tensor/strided_copy.h"
 
 namespace mxnet {
 namespace op {
@@ -55,9 +56,22 @@ std::vector<NodeEntry> DivGrad(const ObjectPtr& n, const std::vector<NodeEntry>&
   return {ReduceTo(n, og_b, 0), ReduceTo(n, Unary("negative", n, Mul(n, og_b, Out(n))), 1)};
 }
 std::vector<NodeEntry> ModGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
-  // d/da = og ; d/db = -og * floor(a / b)
+  // d/da = og ; d/db = -og * floor(a / b); both 0 for integer dtypes, as MXNet defines them.
+  NodeEntry g = Unary("_zero_if_integer", n, og[0]);
   NodeEntry q = Unary("floor", n, Div(n, n->inputs[0], n->inputs[1]));
-  return {ReduceTo(n, og[0], 0), ReduceTo(n, Unary("negative", n, Mul(n, og[0], q)), 1)};
+  return {ReduceTo(n, g, 0), ReduceTo(n, Unary("negative", n, Mul(n, g, q)), 1)};
+}
+
+// _zero_if_integer: the input for floating-point dtypes, zeros for integer ones.
+void ZeroIfIntegerCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                          const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  const int dtype = out[0].type_flag_;
+  if (IsFloatDType(dtype)) {
+    CopyElements(dtype, in[0].dptr_, out[0].dptr_, out[0].Size(), req[0]);
+  } else if (req[0] != kAddTo) {
+    FillElements(dtype, 0, out[0].dptr_, out[0].Size(), kWriteTo);
+  }
 }
 std::vector<NodeEntry> PowerGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   // d/da = og * b * a^(b-1) = og * b * out / a ; d/db = og * out * log(a)
@@ -209,6 +223,21 @@ MXNET_REGISTER_BINARY_(_logical_or, logical_or, nullptr, false,
                        "Logical or of same-shape arrays (1 or 0).", "_Logical_Or");
 MXNET_REGISTER_BINARY_(_logical_xor, logical_xor, nullptr, false,
                        "Logical xor of same-shape arrays (1 or 0).", "_Logical_Xor");
+
+NNVM_REGISTER_OP(_zero_if_integer)
+    .describe("Internal: the input for floating-point dtypes, zeros for integer ones (the "
+              "gradient of mod, which is 0 for integers).")
+    .set_num_inputs(1)
+    .set_num_outputs(1)
+    .add_argument("data", "NDArray-or-Symbol", "The gradient")
+    .set_attr<FInferShape>("FInferShape", ElemwiseShape)
+    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FInplaceOption>("FInplaceOption",
+                              [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}}; })
+    .set_attr<FCompute>("FCompute<cpu>", ZeroIfIntegerCompute)
+    .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>{Unary("_zero_if_integer", n, og[0])};
+    });
 
 
 

@@ -91,7 +91,10 @@ MXNET_SCALAR_GRAD_(GradDiv, S("_div_scalar", n, g, s))
 // d(s / x) = -s / x^2 = -y / x
 MXNET_SCALAR_GRAD_(GradRdiv, Mul(n, g, U("negative", n, Div(n, y, x))))
 // d(s mod x) = -floor(s / x)
-MXNET_SCALAR_GRAD_(GradRmod, Mul(n, g, U("negative", n, U("floor", n, S("_rdiv_scalar", n, x, s)))))
+// mod's gradients are 0 for integer dtypes, as MXNet defines them
+MXNET_SCALAR_GRAD_(GradMod, U("_zero_if_integer", n, g))
+MXNET_SCALAR_GRAD_(GradRmod, Mul(n, U("_zero_if_integer", n, g),
+                                 U("negative", n, U("floor", n, S("_rdiv_scalar", n, x, s)))))
 MXNET_SCALAR_GRAD_(GradPower, Mul(n, g, S("_mul_scalar", n, S("_power_scalar", n, x, s - 1), s)))
 MXNET_SCALAR_GRAD_(GradRpower, Mul(n, g, S("_mul_scalar", n, y, std::log(s))))
 MXNET_SCALAR_GRAD_(GradMaximum, Mul(n, g, S("_greater_equal_scalar", n, x, s)))
@@ -140,7 +143,7 @@ MXNET_SCALAR_(_mul_scalar, "_MulScalar", mul, GradMul, "Multiplies each element 
 MXNET_SCALAR_(_div_scalar, "_DivScalar", div, GradDiv, "Divides each element by a scalar.");
 MXNET_RSCALAR_(_rdiv_scalar, "_RDivScalar", div, GradRdiv,
                "Divides a scalar by each element: scalar / x.");
-MXNET_SCALAR_(_mod_scalar, "_ModScalar", mod, GradPass,
+MXNET_SCALAR_(_mod_scalar, "_ModScalar", mod, GradMod,
               "Each element modulo a scalar; the result takes the sign of the scalar.");
 MXNET_RSCALAR_(_rmod_scalar, "_RModScalar", mod, GradRmod,
                "A scalar modulo each element: scalar mod x.");

@@ -536,3 +536,24 @@ def test_errors_name_inputs_by_their_declared_arguments():
         mx.nd.sin(b)
     with pytest.raises(mx.MXNetError, match="argument rhs has shape"):
         mx.nd.elemwise_add(mx.nd.ones((2,)), mx.nd.ones((3,)))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_mod_gradients_are_zero_for_integer_dtypes(dtype):
+    # As MXNet 1.9.1 defines mod's gradients: 1 and -floor(a / b) for floating point, 0 for
+    # integers (an integer head gradient of 1 must not leak through).
+    a = mx.nd.array([[7, 9, -5]], dtype=dtype)
+    b = mx.nd.array([[2], [4]], dtype=dtype)
+    for x in (a, b):
+        x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.broadcast_mod(a, b) + (a % 3) + (11 % b)
+    y.backward(mx.nd.ones(y.shape, dtype=dtype))
+    if dtype.startswith("int"):
+        assert not a.grad.asnumpy().any() and not b.grad.asnumpy().any()
+    else:
+        an, bn = a.asnumpy(), b.asnumpy()
+        np.testing.assert_allclose(a.grad.asnumpy(), 2 * np.ones_like(an) + 2)
+        np.testing.assert_allclose(b.grad.asnumpy(),
+                                   -np.floor(an / bn).sum(axis=1, keepdims=True) * 1
+                                   - 3 * np.floor(11 / bn))
