@@ -197,17 +197,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       r[e.index] += n;
     };
     for (const nnvm::ObjectPtr& n : grad_order) for (const nnvm::NodeEntry& e : n->inputs) count(e, 1);
-    std::unordered_map<const nnvm::Node*, std::vector<bool>> read;  // read by a node or a result
-    for (const auto& kv : reads_left) {
-      std::vector<bool>& r = read[kv.first];
-      for (uint32_t c : kv.second) r.push_back(c > 0);
-    }
-    for (const nnvm::NodeEntry& e : grad_entries) {
-      std::vector<bool>& r = read[e.node.get()];
-      if (r.size() <= e.index) r.resize(e.index + 1, false);
-      r[e.index] = true;
-      count(e, 1);  // results are never dropped
-    }
+    for (const nnvm::NodeEntry& e : grad_entries) count(e, 1);  // results are never dropped
     std::unordered_map<const nnvm::Node*, std::vector<NDArray>> targets;
     if (variables.empty() && !create_graph) targets = GradBufferTargets(grad_entries, x_infos, reads_left);
     std::vector<bool> unused;
@@ -228,9 +218,12 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       std::vector<NDArray> outs;
       auto t = targets.find(n.get());
       if (t != targets.end()) outs = std::move(t->second);
-      const std::vector<bool>& r = read[n.get()];
+      // Outputs no later node and no result reads (e.g. the gradient of an input that needs
+      // none) run with kNullOp, so kernels can skip that work. Their readers have not run
+      // yet, so the counts are whole here.
+      const std::vector<uint32_t>& r = reads_left[n.get()];
       unused.assign(n->num_outputs(), false);
-      for (size_t i = 0; i < unused.size(); ++i) unused[i] = i >= r.size() || !r[i];
+      for (size_t i = 0; i < unused.size(); ++i) unused[i] = i >= r.size() || r[i] == 0;
       Invoke(in_vals.empty() ? Context() : in_vals[0].ctx(), Attrs(n->attrs), in_ptrs, &outs,
              create_graph ? nullptr : &unused);
       values.emplace(n.get(), std::move(outs));

@@ -3,6 +3,7 @@
 #include "imperative/cached_op.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <dmlc/logging.h>
 
@@ -169,7 +170,7 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
 }
 
 void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
-                   const std::vector<std::vector<bool>>& unused,
+                   const std::vector<std::vector<bool>>* unused,
                    const std::vector<bool>& keep) const {
   const nnvm::IndexedGraph& idx = *idx_;
   Context ctx = Context::CPU();
@@ -179,7 +180,10 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
       break;
     }
   }
-  NoRecordScope no_record;
+  // Unless inlined (unused null: each op is recorded, and autograd may read any output),
+  // the recorded node is the CachedOp itself.
+  std::optional<NoRecordScope> no_record;
+  if (unused != nullptr) no_record.emplace();
   std::vector<NDArray> ins, outs;
   std::vector<NDArray*> in_ptrs;
   std::vector<uint32_t> reads_left = begin < num_forward_nodes_ ? reads_fwd_ : reads_bwd_;
@@ -188,8 +192,8 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
     if (inode.source->is_variable()) continue;
     // A backward node none of whose outputs is read does no work (forward nodes may still
     // update state, as BatchNorm's moving statistics).
-    if (nid >= num_forward_nodes_ &&
-        std::all_of(unused[nid].begin(), unused[nid].end(), [](bool u) { return u; })) {
+    if (unused != nullptr && nid >= num_forward_nodes_ &&
+        std::all_of((*unused)[nid].begin(), (*unused)[nid].end(), [](bool u) { return u; })) {
       for (const auto& in : inode.inputs) --reads_left[idx.entry_id(in)];
       continue;
     }
@@ -210,7 +214,8 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
         break;
       }
     }
-    Imperative::Get()->Invoke(ctx, attrs_[nid], in_ptrs, &outs, &unused[nid]);
+    Imperative::Get()->Invoke(ctx, attrs_[nid], in_ptrs, &outs,
+                              unused != nullptr ? &(*unused)[nid] : nullptr);
     for (uint32_t i = 0; i < outs.size(); ++i) (*entries)[idx.entry_id(nid, i)] = outs[i];
     ins.clear();
     for (const auto& in : inode.inputs) {
@@ -229,7 +234,7 @@ void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>*
                                       Imperative::Get()->is_training());
   std::vector<NDArray> entries(idx_->num_node_entries());
   for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = inputs[i];
-  Run(0, num_forward_nodes_, &entries, save ? unused_train_ : unused_infer_,
+  Run(0, num_forward_nodes_, &entries, save ? &unused_train_ : &unused_infer_,
       save ? keep_train_ : keep_infer_);
   outputs->clear();
   for (uint32_t e : output_entries_) outputs->push_back(entries[e]);
@@ -294,7 +299,7 @@ void CachedOp::Backward(const std::vector<NDArray>& inputs, const std::vector<bo
     plan = UnusedInBackward(*unused_grads);
   }
   Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries,
-      plan ? *plan : unused_train_, keep_backward_);
+      plan ? plan.get() : &unused_train_, keep_backward_);
   outputs->clear();
   for (uint32_t e : grad_entries_) outputs->push_back(entries[e]);
 }
@@ -337,23 +342,10 @@ bool CachedOp::InferType(std::vector<int>* in, std::vector<int>* out) const {
   return InferAttr<int>(in, out, &nnvm::InferType);
 }
 
-std::vector<NDArray> CachedOp::InvokeInlined(const Context& default_ctx,
-                                             const std::vector<NDArray*>& inputs) const {
-  const nnvm::IndexedGraph& idx = *idx_;
-  std::vector<NDArray> entries(idx.num_node_entries());
+std::vector<NDArray> CachedOp::InvokeInlined(const std::vector<NDArray*>& inputs) const {
+  std::vector<NDArray> entries(idx_->num_node_entries());
   for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = *inputs[i];
-  std::vector<NDArray> outs;
-  std::vector<NDArray*> in_ptrs;
-  for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
-    const auto& inode = idx[nid];
-    if (inode.source->is_variable()) continue;
-    in_ptrs.clear();
-    for (const auto& e : inode.inputs) in_ptrs.push_back(&entries[idx.entry_id(e)]);
-    outs.clear();
-    Imperative::Get()->Invoke(inputs.empty() ? default_ctx : inputs[0]->ctx(), attrs_[nid],
-                              in_ptrs, &outs);
-    for (uint32_t i = 0; i < outs.size(); ++i) entries[idx.entry_id(nid, i)] = outs[i];
-  }
+  Run(0, num_forward_nodes_, &entries, nullptr, keep_infer_);
   std::vector<NDArray> result;
   for (uint32_t e : output_entries_) result.push_back(entries[e]);
   return result;
@@ -367,7 +359,7 @@ std::vector<NDArray> CachedOp::Invoke(const Context& default_ctx,
       << "CachedOp: " << num_inputs() << " inputs expected (the symbol's list_inputs), given "
       << inputs.size();
   if (inlining_ && out.empty() && Imperative::Get()->is_recording()) {
-    return InvokeInlined(default_ctx, inputs);
+    return InvokeInlined(inputs);
   }
   auto attrs = std::make_shared<nnvm::NodeAttrs>();
   attrs->op = op;

@@ -52,8 +52,10 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
  private:
   // Runs nodes [begin, end). An entry already set when its node runs is the array that node
   // writes (an out= target). Each value is dropped after its last reader unless keep says so.
+  // unused: per node, the outputs nobody reads (kNullOp); null runs every output with
+  // autograd recording each op (inlining).
   void Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
-           const std::vector<std::vector<bool>>& unused, const std::vector<bool>& keep) const;
+           const std::vector<std::vector<bool>>* unused, const std::vector<bool>& keep) const;
   // The per-node unused outputs of the backward range when unused_grads are not wanted
   // (cached for the last pattern asked).
   std::shared_ptr<const std::vector<std::vector<bool>>> UnusedInBackward(
@@ -64,8 +66,7 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
 
   // Recording with few ops (inline_limit): the ops are recorded one by one, as if the
   // graph had run imperatively, instead of one _CachedOp node.
-  std::vector<NDArray> InvokeInlined(const Context& default_ctx,
-                                     const std::vector<NDArray*>& inputs) const;
+  std::vector<NDArray> InvokeInlined(const std::vector<NDArray*>& inputs) const;
 
   nnvm::Symbol sym_;
   std::vector<std::pair<std::string, std::string>> flags_;
