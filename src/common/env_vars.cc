@@ -94,7 +94,9 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_CPU_TEMP_COPY", "int", "4", "",
        "Copies of the temp space (operator scratch memory, taken from the CPU storage pool) "
        "kept per CPU device. Operators using one copy run one at a time, so more copies let "
-       "more such operators run in parallel at the cost of memory."},
+       "more such operators run in parallel. A copy keeps blocks under 4 MiB between calls; "
+       "a larger block goes back to the storage pool when the call returns, so the copies "
+       "do not each hold the largest request ever made."},
       {"MXNET_GPU_TEMP_COPY", "int", "1", "",
        "As MXNET_CPU_TEMP_COPY, per GPU."},
       {"MXNET_ENFORCE_DETERMINISM", "bool", "0", "",
@@ -150,6 +152,15 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_MKLDNN_CACHE_NUM", "int", "-1", "",
        "The old name of MXNET_ONEDNN_CACHE_NUM (MXNet 1.x), read when the new one is not set."},
       // ---- Graph executor ----
+      {"MXNET_EXEC_ENABLE_INPLACE", "bool", "1", "",
+       "When 1, a bound executor's memory plan lets an operator that declares it can (ReLU, "
+       "sigmoid, elementwise arithmetic, ...) write its output over an input that nothing "
+       "reads afterwards, so the two share one block. 0 gives every output its own block "
+       "(reused only after its last reader)."},
+      {"NNVM_EXEC_MATCH_RANGE", "int", "16", "",
+       "Memory planning of a bound executor: a value may take a free block at most this many "
+       "times its size, or a free block down to 1/this of its size which is then grown; 1 "
+       "reuses blocks of exactly the size only."},
       {"MXNET_ELIMINATE_COMMON_EXPR", "bool", "1", "",
        "When 1, binding a symbol (bind, simple_bind, Module) first merges nodes that apply the "
        "same deterministic operator with the same attributes to the same inputs, so each such "

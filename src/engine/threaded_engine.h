@@ -93,7 +93,9 @@ class ThreadedVar final : public Var {
   /*! \brief The var's error unless some wait has reported it already (then it reads clean). */
   ErrorRef PeekException();
   ErrorRef TakeException();  // returns it and clears the var
-  uint64_t version();                  // number of completed writes
+  /*! \brief Content stamp: changes with every completed write and differs from every
+   *  stamp any var had before (a global counter), so (stamp) names one state of one var. */
+  uint64_t version();
   void ResetForReuse();
   /*! \brief false: the var orders its users but never keeps an error (resources). */
   void set_keeps_errors(bool keeps) { keeps_errors_ = keeps; }

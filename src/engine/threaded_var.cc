@@ -3,13 +3,19 @@
 
 #include "engine/object_pool.h"
 #include "engine/threaded_engine.h"
+#include "engine/var_version.h"
 
 namespace mxnet {
 namespace engine {
 
 using VarBlockPool = ObjectPool<VersionedVarBlock>;
 
-ThreadedVar::ThreadedVar() : head_(VarBlockPool::New()) {}
+namespace {
+std::atomic<uint64_t> g_next_version{1};
+uint64_t NextVersion() { return g_next_version.fetch_add(1, std::memory_order_relaxed); }
+}  // namespace
+
+ThreadedVar::ThreadedVar() : head_(VarBlockPool::New()), version_(NextVersion()) {}
 
 bool ThreadedVar::AppendRead(OprBlock* b) {
   std::lock_guard<common::SpinLock> lock(mu_);
@@ -62,7 +68,7 @@ bool ThreadedVar::CompleteWrite(ThreadedEngine* engine, const ErrorRef& ex, bool
   bool recycle = false;
   {
     std::lock_guard<common::SpinLock> lock(mu_);
-    ++version_;
+    version_ = NextVersion();
     exception_ = keeps_errors_ ? ex : nullptr;
     has_exception_.store(static_cast<bool>(exception_), std::memory_order_release);
     finished = pending_write_;
@@ -143,11 +149,13 @@ void ThreadedVar::ResetForReuse() {
   pending_write_ = nullptr;
   head_->next = nullptr;
   head_->trigger = nullptr;
-  version_ = 0;
+  version_ = NextVersion();
   exception_ = nullptr;
   has_exception_.store(false, std::memory_order_relaxed);
   keeps_errors_ = true;
 }
+
+uint64_t VarVersion(VarHandle v) { return ThreadedVar::Cast(v)->version(); }
 
 }  // namespace engine
 }  // namespace mxnet

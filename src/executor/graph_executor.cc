@@ -9,6 +9,7 @@
 
 #include "common/env.h"
 #include "executor/eliminate_common_expr.h"
+#include "executor/plan_memory.h"
 #include "nnvm/gradient.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
@@ -84,63 +85,39 @@ Executor::~Executor() = default;
 
 namespace {
 
-// Memory of the entries left without an array: nodes in execution order take their outputs
-// from storage freed by entries nobody reads any more (the smallest block that fits), else
-// new storage. An entry is freed after its last reader; outputs never are. Blocks are shared
-// as views of one chunk, so the engine orders the uses of one block like any other array.
-void PlanMemoryImpl(const nnvm::IndexedGraph& idx, const std::vector<bool>& pinned,
-                    const std::vector<TShape>& shapes, const std::vector<int>& dtypes,
-                    std::vector<NDArray>* entries, const Context& ctx, size_t* total_bytes) {
-  const size_t n_entries = idx.num_node_entries();
-  std::vector<uint32_t> readers(n_entries, 0);
-  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
-    for (const auto& in : idx[nid].inputs) ++readers[idx.entry_id(in)];
-  }
-  std::vector<bool> planned(n_entries, false);
-  std::vector<NDArray> block(n_entries);        // the storage block an entry views
-  std::multimap<size_t, NDArray> free_blocks;  // bytes -> block
-  *total_bytes = 0;
-  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
-    const auto& inode = idx[nid];
-    if (inode.source->is_variable()) continue;
-    for (uint32_t i = 0; i < inode.source->num_outputs(); ++i) {
-      uint32_t e = idx.entry_id(nid, i);
-      if (!(*entries)[e].is_none()) continue;
-      const size_t bytes = shapes[e].Size() * DTypeSize(dtypes[e]);
-      auto it = free_blocks.lower_bound(bytes);
-      if (it != free_blocks.end() && bytes > 0) {
-        block[e] = it->second;
-        free_blocks.erase(it);
-      } else {
-        const size_t elems = (bytes + 3) / 4;
-        block[e] = NDArray(TShape({static_cast<dim_t>(elems)}), ctx, true, kFloat32);
-        *total_bytes += elems * 4;
-      }
-      (*entries)[e] = block[e].AsArray(shapes[e], dtypes[e]);
-      planned[e] = true;
-    }
-    auto release = [&](uint32_t e) {
-      if (!planned[e] || pinned[e] || readers[e] != 0) return;
-      free_blocks.emplace(block[e].shape().Size() * 4, block[e]);
-      planned[e] = false;
-    };
-    for (const auto& in : inode.inputs) {
-      uint32_t e = idx.entry_id(in);
-      if (readers[e] > 0) --readers[e];
-      release(e);
-    }
-    for (uint32_t i = 0; i < inode.source->num_outputs(); ++i) release(idx.entry_id(nid, i));
-  }
-}
-
 }  // namespace
 
+// Entries left without an array get views of planned storage blocks (exec::PlanStorage).
+// Blocks are arrays, so the engine orders the uses of one block like any other array.
 void Executor::PlanMemory(const nnvm::IndexedGraph& idx, const std::vector<bool>& is_output,
                           Plan* plan, const Context& ctx) {
-  std::vector<bool> pinned = is_output;
+  const size_t n_entries = idx.num_node_entries();
+  std::vector<bool> pinned = is_output, given(n_entries, false);
   for (const auto& h : idx.outputs()) pinned[idx.entry_id(h)] = true;
-  PlanMemoryImpl(idx, pinned, plan->shapes, plan->dtypes, &plan->entries, ctx,
-                 &plan->total_bytes);
+  // Forward values backward reads stay intact through backward, so that backward may run
+  // again after one forward (grad_req add accumulating twice, say).
+  for (uint32_t nid = plan->num_forward_nodes; nid < idx.num_nodes(); ++nid) {
+    for (const auto& in : idx[nid].inputs) {
+      if (in.node_id < plan->num_forward_nodes) pinned[idx.entry_id(in)] = true;
+    }
+  }
+  std::vector<size_t> bytes(n_entries, 0);
+  for (uint32_t e = 0; e < n_entries; ++e) {
+    given[e] = !plan->entries[e].is_none();
+    bytes[e] = plan->shapes[e].Size() * DTypeSize(plan->dtypes[e]);
+  }
+  const exec::StoragePlan sp =
+      exec::PlanStorage(idx, bytes, given, pinned, exec::StoragePlanOptions::FromEnv());
+  std::vector<NDArray> blocks(sp.bytes.size());
+  plan->total_bytes = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const size_t elems = (sp.bytes[b] + 3) / 4;
+    blocks[b] = NDArray(TShape({static_cast<dim_t>(elems)}), ctx, true, kFloat32);
+    plan->total_bytes += elems * 4;
+  }
+  for (uint32_t e = 0; e < n_entries; ++e) {
+    if (sp.block[e] >= 0) plan->entries[e] = blocks[sp.block[e]].AsArray(plan->shapes[e], plan->dtypes[e]);
+  }
 }
 
 std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Context& ctx,

@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "common/np_shape.h"
+#include "engine/var_version.h"
+#include "imperative/input_stamp.h"
 #include "imperative/autograd_info.h"
 #include "imperative/invoke_hook.h"
 #include "imperative/ndarray_function.h"
@@ -43,8 +45,15 @@ struct KernelCall {
     for (const NDArray& a : c->inputs) c->in_blobs.push_back(a.data());
     for (const NDArray& a : c->outputs) c->out_blobs.push_back(a.data());
     c->opctx.run_ctx = rctx;
+    struct RunningGuard {
+      const KernelCall* saved;
+      explicit RunningGuard(const KernelCall* c) : saved(tls_running) { tls_running = c; }
+      ~RunningGuard() { tls_running = saved; }
+    } running(c);
     c->fn(*c->attrs, c->opctx, c->in_blobs, c->req, c->out_blobs);
+    ReleaseTempSpaces(c->opctx.requested);
   }
+  static thread_local const KernelCall* tls_running;
   static void Release(void* state) {
     KernelCall* c = static_cast<KernelCall*>(state);
     c->fn = nullptr;
@@ -59,6 +68,8 @@ struct KernelCall {
   static KernelCall* New();
   static void Recycle(KernelCall* c);
 };
+
+thread_local const KernelCall* KernelCall::tls_running = nullptr;
 
 // Free KernelCalls of this thread. Lock-free (nothing to hold across fork()); a call released
 // on a worker stays with that worker, and past kMax the rest go back to the heap. The flag is
@@ -264,6 +275,15 @@ bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArr
 }
 
 }  // namespace
+
+uint64_t imperative::InputContentStamp(const void* dptr) {
+  const KernelCall* c = KernelCall::tls_running;
+  if (c == nullptr || dptr == nullptr) return 0;
+  for (size_t i = 0; i < c->in_blobs.size(); ++i) {
+    if (c->in_blobs[i].dptr_ == dptr) return engine::VarVersion(c->inputs[i].var());
+  }
+  return 0;
+}
 
 void imperative::SetInvokeHook(InvokeHook hook) {
   g_invoke_hook.store(hook, std::memory_order_release);

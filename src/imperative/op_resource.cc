@@ -19,6 +19,8 @@ namespace resource {
 // Only the kernel holding var (written by the call) touches it, so it needs no lock.
 class TempSpace {
  public:
+  static constexpr size_t kKeepBytes = size_t{4} << 20;  // smaller blocks stay with the copy
+
   explicit TempSpace(const Context& ctx) : ctx_(ctx), var_(Engine::Get()->NewResourceVariable()) {}
   engine::Var* var() const { return var_; }
   void* Get(size_t bytes) {
@@ -30,6 +32,17 @@ class TempSpace {
       handle_ = Storage::Get()->Alloc(rounded, ctx_);
     }
     return handle_.dptr;
+  }
+  // A large block goes back to the storage pool between calls: each of the copies would
+  // otherwise keep the largest request any operator made of it (a ResNet's first
+  // convolution: hundreds of MB, held once per copy). The pool hands it to whatever asks
+  // next, this copy's next large request or an array. Host memory only: a GPU kernel may
+  // still be using its block when the call returns.
+  void ReleaseAfterCall() {
+    if (handle_.dptr == nullptr || handle_.size < kKeepBytes) return;
+    if (ctx_.dev_mask() != Context::kCPU) return;
+    Storage::Get()->Free(handle_);
+    handle_ = Storage::Handle();
   }
 
  private:
@@ -87,6 +100,14 @@ Resource RequestResource(const Context& ctx, const ResourceRequest& req) {
   r.var = space->var();
   r.space = space;
   return r;
+}
+
+void ReleaseTempSpaces(const std::vector<Resource>& requested) {
+  for (const Resource& r : requested) {
+    if (r.req.type == ResourceRequest::kTempSpace && r.space != nullptr) {
+      r.space->ReleaseAfterCall();
+    }
+  }
 }
 
 void* OpContext::RequestTempSpace(size_t bytes) const {

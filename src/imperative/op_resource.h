@@ -4,6 +4,7 @@
 #define MXNET_IMPERATIVE_OP_RESOURCE_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "mxnet/base.h"
 #include "mxnet/op_attr_types.h"
@@ -15,6 +16,9 @@ namespace mxnet {
  *  call's written variables so two users of one copy never overlap. Random resources carry no
  *  state here (see NextRandomStream). */
 Resource RequestResource(const Context& ctx, const ResourceRequest& req);
+/*! \brief After a kernel call returned: large host temp blocks go back to the storage pool
+ *  (the copy's var still orders its users; the next call takes a block again). */
+void ReleaseTempSpaces(const std::vector<Resource>& requested);
 /*! \brief Seed of ctx and a fresh stream id for one random operator call. */
 void NextRandomStream(const Context& ctx, uint64_t* seed, uint64_t* stream);
 /*! \brief Reseed one device (ctx non-null) or all devices; streams restart at 0. */

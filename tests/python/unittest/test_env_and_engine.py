@@ -175,7 +175,7 @@ def test_env_var_doc_is_generated_from_the_registry():
 
 def test_every_registered_variable_is_documented_with_a_default():
     for name, typ, default, choices, doc in mx.util.env_var_table():
-        assert name.startswith(("MXNET_", "DMLC_", "OMP_", "PS_"))
+        assert name.startswith(("MXNET_", "DMLC_", "OMP_", "PS_", "NNVM_"))
         assert typ in ("int", "bool", "float", "string")
         assert doc
 

@@ -302,3 +302,29 @@ def test_deconvolution_bad_arguments():
         mx.nd.Deconvolution(x, w, kernel=(3, 3), num_filter=2, num_group=2)
     with pytest.raises(MXNetError, match=r"Deconvolution.*weight"):
         mx.nd.Deconvolution(x, mx.nd.ones((3, 2, 2, 2)), kernel=(3, 3), num_filter=2)
+
+
+def test_cached_blocked_weights_follow_each_array_and_its_writes():
+    # oneDNN keeps weights reordered per weight array; networks repeat one geometry with
+    # different weights, and training writes the weights in place between calls.
+    rng = np.random.RandomState(3)
+    x = mx.nd.array(rng.randn(1, 16, 6, 6))
+    ws = [mx.nd.array(rng.randn(16, 16, 3, 3)) for _ in range(3)]
+
+    def conv(w):
+        return mx.nd.Convolution(x, w, kernel=(3, 3), num_filter=16, pad=(1, 1), no_bias=True)
+
+    def ref(w):
+        return ref_conv(x.asnumpy(), w.asnumpy(), None, (1, 1), (1, 1), (1, 1), 1)
+
+    for _ in range(2):  # alternate arrays of one geometry
+        for w in ws:
+            np.testing.assert_allclose(conv(w).asnumpy(), ref(w), rtol=1e-4, atol=1e-4)
+    ws[1][:] = ws[1] * -2 + 1  # in-place write: the cached copy must not be used
+    np.testing.assert_allclose(conv(ws[1]).asnumpy(), ref(ws[1]), rtol=1e-4, atol=1e-4)
+    ws[1] *= 0.5
+    np.testing.assert_allclose(conv(ws[1]).asnumpy(), ref(ws[1]), rtol=1e-4, atol=1e-4)
+    w_slice = mx.nd.array(rng.randn(2, 16, 16, 3, 3))
+    for i in range(2):  # views of one chunk at different offsets
+        np.testing.assert_allclose(conv(w_slice[i]).asnumpy(), ref(w_slice[i]),
+                                   rtol=1e-4, atol=1e-4)

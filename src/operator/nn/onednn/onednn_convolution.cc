@@ -1,9 +1,10 @@
 // Convolution on oneDNN (float32): primitives cached per thread by geometry; the caller's
 // plain tensors are reordered to the primitives' layouts in temp space and back.
 #include <cstdio>
-#include <cstring>
+#include <unordered_map>
 #include <vector>
 
+#include "imperative/input_stamp.h"
 #include "operator/nn/convolution_kernels.h"
 #include "operator/nn/onednn/onednn_base.h"
 #include "operator/nn/onednn/onednn_post_ops.h"
@@ -121,32 +122,44 @@ dnnl::convolution_forward::primitive_desc ForwardPd(const ConvGeometry& g, const
 #endif
 }
 
+// The weights reordered into a primitive's layout, and the content stamp they were made from.
+struct BlockedWeights {
+  uint64_t stamp{0};
+  std::vector<float> data;
+};
+
 struct ForwardEntry {
   Descs d;
   dnnl::convolution_forward::primitive_desc pd;
   dnnl::convolution_forward prim;
   Reorder src, weights, dst;  // in, in, out
   Reorder sum_operand;        // with a sum post-op: the caller's plain out into dst's layout
-  // The weights last seen (plain) and the same reordered into the primitive's layout: an
-  // inference loop reorders them once, not per call. Compared by value, which is exact, as a
-  // kernel sees no array identity or version; on (64, 64, 3, 3) the compare takes microseconds
-  // where the reorder took 2-8 ms on the loaded 2-core machine.
-  std::vector<float> weights_seen, weights_blocked;
+  // Per weight array (by address; networks repeat a geometry with different weights): its
+  // blocked copy, redone only when the array's content stamp changed, so an inference loop
+  // reorders each weight once. An array of unknown stamp is reordered on every call.
+  std::unordered_map<const void*, BlockedWeights> blocked;
 };
+
+// Distinct weight arrays kept per geometry; past it the copies start over (arrays freed
+// long ago would otherwise pin their copies).
+constexpr size_t kMaxBlockedWeights = 32;
 
 /*! \brief The weights in the primitive's layout, reordered only when they changed. */
 memory CachedWeights(ForwardEntry& e, const TBlob& weight) {
-  const float* w = weight.dptr<float>();
-  const size_t n = weight.Size();
   if (!e.weights.needed) return memory(e.weights.from, onednn::CpuEngine(), weight.dptr_);
-  if (e.weights_seen.size() != n || std::memcmp(e.weights_seen.data(), w, n * sizeof(float))) {
-    e.weights_seen.assign(w, w + n);
-    e.weights_blocked.resize(e.weights.to.get_size() / sizeof(float));
+  const uint64_t stamp = imperative::InputContentStamp(weight.dptr_);
+  if (e.blocked.size() >= kMaxBlockedWeights && e.blocked.count(weight.dptr_) == 0) {
+    e.blocked.clear();
+  }
+  BlockedWeights& b = e.blocked[weight.dptr_];
+  if (stamp == 0 || b.stamp != stamp || b.data.empty()) {
+    b.stamp = stamp;
+    b.data.resize(e.weights.to.get_size() / sizeof(float));
     memory plain(e.weights.from, onednn::CpuEngine(), weight.dptr_);
-    memory blocked(e.weights.to, onednn::CpuEngine(), e.weights_blocked.data());
+    memory blocked(e.weights.to, onednn::CpuEngine(), b.data.data());
     e.weights.prim.execute(onednn::ThreadStream(), plain, blocked);
   }
-  return memory(e.weights.to, onednn::CpuEngine(), e.weights_blocked.data());
+  return memory(e.weights.to, onednn::CpuEngine(), b.data.data());
 }
 
 struct BackwardEntry {
