@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "operator/contrib/bilinear_sample.h"
 #include "operator/nn/float_op_helpers.h"
 #include "operator/tuple_args.h"
 
@@ -62,34 +63,7 @@ bool ROIAlignShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<
   return true;
 }
 
-// One bilinear sample: four plane offsets and their weights (all zero outside the map).
-struct Sample {
-  index_t at[4];
-  double w[4];
-};
-
-Sample SampleAt(double y, double x, index_t H, index_t W) {
-  Sample s{{0, 0, 0, 0}, {0, 0, 0, 0}};
-  if (y < -1.0 || y > H || x < -1.0 || x > W) return s;
-  y = std::max(y, 0.0);
-  x = std::max(x, 0.0);
-  index_t y0 = static_cast<index_t>(y), x0 = static_cast<index_t>(x), y1, x1;
-  if (y0 >= H - 1) {
-    y0 = y1 = H - 1;
-    y = static_cast<double>(y0);
-  } else {
-    y1 = y0 + 1;
-  }
-  if (x0 >= W - 1) {
-    x0 = x1 = W - 1;
-    x = static_cast<double>(x0);
-  } else {
-    x1 = x0 + 1;
-  }
-  const double ly = y - y0, lx = x - x0, hy = 1.0 - ly, hx = 1.0 - lx;
-  s = {{y0 * W + x0, y0 * W + x1, y1 * W + x0, y1 * W + x1}, {hy * hx, hy * lx, ly * hx, ly * lx}};
-  return s;
-}
+using Sample = BilinearSample<double>;
 
 // The samples of every bin of one ROI (bin-major), each weight already divided by the bin's
 // sample count; empty for an ROI whose batch index is negative.
@@ -137,7 +111,7 @@ RoiSamples SamplesOf(const ROIAlignParam& p, const DType* roi, index_t H, index_
       for (index_t iy = 0; iy < gh; ++iy) {
         const double y = y1 + ph * bh + (iy + 0.5) * bh / gh;
         for (index_t ix = 0; ix < gw; ++ix) {
-          Sample smp = SampleAt(y, x1 + pw * bw + (ix + 0.5) * bw / gw, H, W);
+          Sample smp = BilinearSampleAt<double>(y, x1 + pw * bw + (ix + 0.5) * bw / gw, H, W);
           for (double& w : smp.w) w /= count;
           rs.samples.push_back(smp);
         }
