@@ -104,7 +104,7 @@ bool CondInfer(const nnvm::NodeAttrs& attrs, std::vector<T>* in, std::vector<T>*
       Assign(attrs, "input " + std::to_string(locs[q]), &(*in)[locs[q]], g_in[q]);
     }
   };
-  std::vector<T> cond_out(1);
+  std::vector<T> cond_out(1, Unknown<T>());
   run(*l.cond, p.cond_input_locs, &cond_out);
   for (int b : {1, 0}) {
     std::vector<T> g_out(out->begin(), out->begin() + l.n_visible);

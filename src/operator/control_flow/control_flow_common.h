@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "imperative/cached_op.h"
@@ -86,6 +87,12 @@ TShape DropFirst(const TShape& s);
 void Assign(const nnvm::NodeAttrs& attrs, const std::string& what, TShape* slot, const TShape& v);
 void Assign(const nnvm::NodeAttrs& attrs, const std::string& what, int* slot, int v);
 inline bool Known(const TShape& s) { return s.IsKnown(); }
+/*! \brief The unknown shape / dtype. */
+template <typename T>
+T Unknown() {
+  if constexpr (std::is_same<T, int>::value) return -1;
+  else return T();
+}
 inline bool Known(int t) { return t >= 0; }
 
 /*! \brief The single element of a (scalar) array, as a double, after waiting for it. */

@@ -103,7 +103,7 @@ bool WhileLoopInfer(const nnvm::NodeAttrs& attrs, std::vector<T>* in, std::vecto
   const WhileLoopParam& p = FlowParam<WhileLoopParam>(attrs);
   Layout l = GetLayout(attrs);
   out->resize(l.n_visible + 1 + l.n_saved + l.n_var);
-  std::vector<T> func_in, func_out(l.n_visible), cond_in, cond_out(1);
+  std::vector<T> func_in, func_out(l.n_visible), cond_in, cond_out(1, Unknown<T>());
   for (int64_t loc : p.func_input_locs) func_in.push_back((*in)[loc]);
   for (int64_t loc : p.cond_input_locs) cond_in.push_back((*in)[loc]);
   for (size_t j = 0; j < l.n_visible; ++j) {
