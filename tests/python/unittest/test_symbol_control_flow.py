@@ -185,3 +185,19 @@ def test_while_loop_without_max_iterations_is_an_error():
     i = mx.sym.var("i")
     with pytest.raises(ValueError, match="max_iterations"):
         mx.sym.contrib.while_loop(lambda i: i < 3, lambda i: (None, [i + 1]), [i])
+
+
+class _CountLoop(gluon.HybridBlock):
+    def hybrid_forward(self, F, i, s):
+        return F.contrib.while_loop(cond=lambda i, s: i <= 5,
+                                    func=lambda i, s: (None, (i + 1, s + i)),
+                                    loop_vars=(i, s), max_iterations=10)
+
+
+def test_hybridized_while_loop_keeps_int64_loop_variables():
+    net = _CountLoop()
+    net.hybridize()
+    outs, (i, s) = net(mx.nd.array([1], dtype="int64"), mx.nd.array([0], dtype="int64"))
+    assert outs == []
+    assert i.dtype == np.int64 and s.dtype == np.int64
+    assert i.asscalar() == 6 and s.asscalar() == 15
