@@ -357,6 +357,9 @@ MXNET_DLL int MXSymbolGetChildren(SymbolHandle symbol, SymbolHandle* out);
 MXNET_DLL int MXSymbolGetOutput(SymbolHandle symbol, uint32_t index, SymbolHandle* out);
 /*! \brief One new handle per variable of the graph (in *inputs, thread-local array). */
 MXNET_DLL int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_size);
+/*! \brief Cut the graph traced for a subgraph (the head's "__subgraph_name__") off from the
+ *  nodes outside it, in place: one new handle per cut edge, on the entry it read (nnvm::CutSubgraph). */
+MXNET_DLL int MXSymbolCutSubgraph(SymbolHandle sym, SymbolHandle** input_symbols, int* input_size);
 /*!
  * \brief Infer the shapes of sym's arguments, outputs and auxiliary states (c_api_symbolic_infer.cc).
  * Known shapes: num_args shapes in CSR form (shape i is arg_shape_data[arg_ind_ptr[i] ..

@@ -102,6 +102,9 @@ using FNumVisibleOutputs = std::function<uint32_t(const nnvm::NodeAttrs&)>;
 using FNDArrayFunction = std::function<void(const nnvm::NodeAttrs& attrs,
                                             const std::vector<NDArray>& inputs,
                                             std::vector<NDArray>* outputs)>;
+/*! \brief Indices of the op's positional arguments that are graphs (a Symbol kept in
+ *  NodeAttrs::subgraphs, not an input): _foreach {0}, _while_loop {0, 1}, _cond {0, 1, 2}. */
+using FInputGraph = std::function<std::vector<uint32_t>(const nnvm::NodeAttrs&)>;
 /*! \brief True for ops whose outputs are not differentiable (comparison, argmax, ...). */
 using TIsNonDifferentiable = bool;
 

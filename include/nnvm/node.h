@@ -12,6 +12,7 @@ namespace nnvm {
 
 class Op;
 class Node;
+struct Symbol;
 using ObjectPtr = std::shared_ptr<Node>;
 
 /*! \brief The arguments of one operator application. */
@@ -22,6 +23,9 @@ struct NodeAttrs {
   std::unordered_map<std::string, std::string> dict;
   /*! \brief The parsed argument struct (a dmlc::Parameter), set by the op's attr_parser. */
   std::any parsed;
+  /*! \brief Graphs the op runs (control flow: a loop body, branches), in the op's order;
+   *  given as the Symbol inputs FInputGraph names, saved as the node's "subgraphs" in JSON. */
+  std::vector<std::shared_ptr<Symbol>> subgraphs;
 };
 
 /*! \brief One output of one node. */

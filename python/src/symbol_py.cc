@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "nnvm/graph_edit.h"
 #include "nnvm/graph_json.h"
 #include "nnvm/op.h"
 #include "nnvm/symbol.h"
@@ -79,6 +80,21 @@ void DefineSymbol(py::module_& m) {
       .def("get_internals", [](const SymbolHandle& s) { return s.GetInternals(); })
       .def("get_children", [](const SymbolHandle& s) { return s.GetChildren(); })
       .def("copy", [](const SymbolHandle& s) { return s.Copy(); })
+      // MXSymbolCutSubgraph / MXSymbolGetInputSymbols (mx.sym.contrib's control flow).
+      .def("cut_subgraph",
+           [](const SymbolHandle& s) {
+             std::vector<SymbolHandle> out;
+             for (const nnvm::NodeEntry& e : nnvm::CutSubgraph(s)) out.push_back(SymbolHandle{{e}});
+             return out;
+           })
+      .def("input_symbols",
+           [](const SymbolHandle& s) {
+             std::vector<SymbolHandle> out;
+             for (const nnvm::ObjectPtr& v : s.ListInputs(nnvm::Symbol::kAll)) {
+               out.push_back(SymbolHandle{{nnvm::NodeEntry(v, 0, 0)}});
+             }
+             return out;
+           })
       .def("gen_atomic", [](const SymbolHandle& s) { return nnvm::GenAtomicSymbol(s); })
       .def("debug_str", [](const SymbolHandle& s) {
         std::ostringstream os;

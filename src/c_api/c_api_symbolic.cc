@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "c_api/c_api_common.h"
+#include "nnvm/graph_edit.h"
 #include "nnvm/graph_json.h"
 #include "nnvm/op.h"
 #include "nnvm/symbol.h"
@@ -338,6 +339,22 @@ int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_
   }
   *input_size = static_cast<int>(r.handles.size());
   *inputs = r.handles.data();
+  API_END();
+}
+
+int MXSymbolCutSubgraph(SymbolHandle sym, SymbolHandle** input_symbols, int* input_size) {
+  API_BEGIN();
+  API_NOT_NULL(input_symbols);
+  API_NOT_NULL(input_size);
+  auto& r = Ret();
+  r.handles.clear();
+  for (const nnvm::NodeEntry& e : nnvm::CutSubgraph(*API_SYMBOL(sym))) {
+    auto* s = new nnvm::Symbol();  // NOLINT: each handle belongs to the caller
+    s->outputs.push_back(e);
+    r.handles.push_back(s);
+  }
+  *input_size = static_cast<int>(r.handles.size());
+  *input_symbols = r.handles.data();
   API_END();
 }
 

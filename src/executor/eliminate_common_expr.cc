@@ -27,6 +27,7 @@ bool Mergeable(const nnvm::Op* op, const nnvm::NodeAttrs& attrs) {
   static const auto& ndfunc = nnvm::Op::GetAttr<FNDArrayFunction>("FNDArrayFunction");
   static const auto& resources = nnvm::Op::GetAttr<FResourceRequest>("FResourceRequest");
   if (mutate.contains(op) || writes.contains(op) || ndfunc.contains(op)) return false;
+  if (!attrs.subgraphs.empty()) return false;  // control flow: its graphs are not in the dict
   if (resources.contains(op)) {
     for (const ResourceRequest& r : resources[op](attrs)) {
       if (r.type != ResourceRequest::kTempSpace) return false;

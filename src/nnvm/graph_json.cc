@@ -13,6 +13,7 @@
 #include "mxnet/op_attr_types.h"
 #include "nnvm/gradient.h"
 #include "nnvm/op.h"
+#include "nnvm/symbol.h"
 
 namespace nnvm {
 namespace {
@@ -118,6 +119,19 @@ std::string SaveJSON(const std::vector<NodeEntry>& heads) {
       for (const ObjectPtr& d : n.control_deps) deps.push_back(ids.at(d.get()));
       os << ", \n      \"control_deps\": ";
       WriteIntArray(os, deps, 4);
+    }
+    if (!n.attrs.subgraphs.empty()) {  // control flow: each graph nested, indented under the node
+      os << ", \n      \"subgraphs\": [";
+      for (size_t k = 0; k < n.attrs.subgraphs.size(); ++k) {
+        std::string text = SaveJSON(n.attrs.subgraphs[k]->outputs);
+        std::string indented;
+        for (char ch : text) {
+          indented += ch;
+          if (ch == '\n') indented += "        ";
+        }
+        os << (k > 0 ? ", " : "") << "\n        " << indented;
+      }
+      os << "\n      ]";
     }
     os << "\n    }";
   }

@@ -253,6 +253,8 @@ std::tuple<uint32_t, uint32_t, uint32_t> ReadEntry(const JValue& v, const std::s
           v.arr.size() == 3 ? AsIndex(v.arr[2], where + " version") : 0};
 }
 
+Symbol LoadDocument(const JValue& doc);
+
 LoadedNode ReadNode(const JValue& v, size_t id) {
   if (v.kind != JValue::kObject) BadGraph("node " + std::to_string(id) + " is not an object");
   const JValue* op = v.Find("op");
@@ -285,7 +287,15 @@ LoadedNode ReadNode(const JValue& v, size_t id) {
     if (deps->kind != JValue::kArray) BadGraph("node " + node_name + ": control_deps must be a list");
     for (const JValue& d : deps->arr) ln.control_deps.push_back(AsIndex(d, "node " + node_name + " control dep"));
   }
-  if (const JValue* subgraphs = v.Find("subgraphs")) {
+  static const auto& finput_graph = Op::GetAttr<mxnet::FInputGraph>("FInputGraph");
+  const JValue* subgraphs = v.Find("subgraphs");
+  if (subgraphs != nullptr && !ln.node->is_variable() && finput_graph.contains(ln.node->op())) {
+    // Control flow (_foreach, _while_loop, _cond): each graph, loaded as a symbol, in order.
+    if (subgraphs->kind != JValue::kArray) BadGraph("node " + node_name + ": subgraphs must be a list");
+    for (const JValue& g : subgraphs->arr) {
+      ln.node->attrs.subgraphs.push_back(std::make_shared<Symbol>(LoadDocument(g)));
+    }
+  } else if (subgraphs != nullptr) {
     // MXNet 1.9's partitioned graphs (_CachedOp, _sg_mkldnn_*): the node's graph, handed to
     // the op's parser as its "subgraph" kwarg, the form mx.sym._internal._CachedOp takes.
     if (subgraphs->kind != JValue::kArray || subgraphs->arr.size() != 1 ||
@@ -454,8 +464,11 @@ void CheckInputCounts(const std::vector<ObjectPtr>& order) {
 
 }  // namespace
 
-Symbol LoadJSON(const std::string& json) {
-  JValue doc = JParser(json).ParseDocument();
+Symbol LoadJSON(const std::string& json) { return LoadDocument(JParser(json).ParseDocument()); }
+
+namespace {
+
+Symbol LoadDocument(const JValue& doc) {
   if (doc.kind != JValue::kObject) BadGraph("the document is not an object");
   const JValue* nodes = doc.Find("nodes");
   const JValue* heads = doc.Find("heads");
@@ -523,5 +536,7 @@ Symbol LoadJSON(const std::string& json) {
   }
   return s;
 }
+
+}  // namespace
 
 }  // namespace nnvm

@@ -170,12 +170,36 @@ void ComposeGraph(Symbol* s, const std::vector<const Symbol*>& args,
   }
 }
 
+// An op taking graphs (FInputGraph: control flow) keeps the positional args at those indices
+// as its subgraphs; the rest are its inputs.
+std::vector<const Symbol*> TakeInputGraphs(Symbol* s, const std::vector<const Symbol*>& args) {
+  static const auto& fgraph = Op::GetAttr<mxnet::FInputGraph>("FInputGraph");
+  Node* n = s->outputs[0].node.get();
+  if (!IsAtomic(s->outputs) || n->is_variable() || !fgraph.contains(n->op())) return args;
+  std::vector<uint32_t> graph_idx = fgraph[n->op()](n->attrs);
+  std::vector<const Symbol*> rest;
+  n->attrs.subgraphs.clear();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (std::find(graph_idx.begin(), graph_idx.end(), i) == graph_idx.end()) {
+      rest.push_back(args[i]);
+    } else {
+      n->attrs.subgraphs.push_back(std::make_shared<Symbol>(*args[i]));
+    }
+  }
+  CHECK_EQ(n->attrs.subgraphs.size(), graph_idx.size())
+      << "Operator " << n->op()->name << " (" << n->attrs.name << "): " << graph_idx.size()
+      << " graph(s) expected as its first positional argument(s), given "
+      << n->attrs.subgraphs.size();
+  return rest;
+}
+
 }  // namespace
 
-void Symbol::Compose(const std::vector<const Symbol*>& args,
+void Symbol::Compose(const std::vector<const Symbol*>& given,
                      const std::unordered_map<std::string, const Symbol*>& kwargs,
                      const std::string& name) {
   CHECK(!outputs.empty()) << "Symbol.Compose: the symbol is empty";
+  const std::vector<const Symbol*> args = TakeInputGraphs(this, given);
   for (size_t i = 0; i < args.size(); ++i) {
     CHECK_EQ(args[i]->outputs.size(), 1U) << "Symbol.Compose: argument " << i << " is a group of "
                                           << args[i]->outputs.size()

@@ -5,7 +5,9 @@ import math
 
 import numpy as _np
 
-__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan"]
+from .control_flow import foreach, while_loop, cond  # noqa: F401
+
+__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "foreach", "while_loop", "cond"]
 
 
 def rand_zipfian(true_classes, num_sampled, range_max):
