@@ -87,9 +87,9 @@ DispatchMode InferDispatchMode(const nnvm::NodeAttrs& attrs, const Context& ctx,
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (!outputs[i].is_none()) (*out_stypes)[i] = outputs[i].storage_type();
   }
+  const std::vector<int> given = *out_stypes;
   DispatchMode mode = DispatchMode::kUndefined;
   if (finfer.contains(op)) {
-    std::vector<int> given = *out_stypes;
     bool ok = finfer[op](attrs, ctx.dev_mask(), &mode, &in_stypes, out_stypes);
     // The op's choice must honour the out= arrays' storage types.
     for (size_t i = 0; ok && i < given.size(); ++i) {
@@ -113,8 +113,9 @@ DispatchMode InferDispatchMode(const nnvm::NodeAttrs& attrs, const Context& ctx,
       return DispatchMode::kFCompute;
     }
   }
+  // The dense kernel writes dense outputs; out= arrays keep their own storage types.
   for (size_t i = 0; i < n_out; ++i) {
-    if (i >= outputs.size() || outputs[i].is_none()) (*out_stypes)[i] = kDefaultStorage;
+    (*out_stypes)[i] = given[i] == kUndefinedStorage ? kDefaultStorage : given[i];
   }
   // Nothing sparse to densify: the dense kernel runs as it is.
   bool all_dense = true;

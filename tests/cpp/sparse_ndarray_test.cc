@@ -2,6 +2,7 @@
 // shapes, conversion to and from dense storage, format checks and the .params record.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -114,12 +115,25 @@ TEST(SparseNDArray, params_record_round_trips) {
 
 TEST(SparseNDArray, dense_operators_fall_back_on_sparse_inputs) {
   NDArray csr = CastStorage(Dense(kDense, TShape({4, 3})), kCSRStorage);
+  auto attrs = Imperative::ParseAttrs(nnvm::Op::GetOrThrow("exp"), {});
+  NDArray in = csr;
+  std::vector<NDArray> out;
+  Imperative::Get()->Invoke(Context::CPU(), attrs, {&in}, &out);
+  ASSERT_EQ(out.size(), 1U);
+  EXPECT_EQ(out[0].storage_type(), kDefaultStorage);  // exp(0) = 1: no longer sparse
+  std::vector<float> got = Values(out[0]);
+  for (size_t i = 0; i < kDense.size(); ++i) EXPECT_FLOAT_EQ(got[i], std::exp(kDense[i]));
+}
+
+TEST(SparseNDArray, zero_preserving_operators_keep_storage) {
+  NDArray csr = CastStorage(Dense(kDense, TShape({4, 3})), kCSRStorage);
   auto attrs = Imperative::ParseAttrs(nnvm::Op::GetOrThrow("negative"), {});
   NDArray in = csr;
   std::vector<NDArray> out;
   Imperative::Get()->Invoke(Context::CPU(), attrs, {&in}, &out);
   ASSERT_EQ(out.size(), 1U);
-  EXPECT_EQ(out[0].storage_type(), kDefaultStorage);
+  EXPECT_EQ(out[0].storage_type(), kCSRStorage);
+  EXPECT_EQ(Aux(out[0], csr::kIdx), Aux(csr, csr::kIdx));
   std::vector<float> want = kDense;
   for (float& v : want) v = -v;
   EXPECT_EQ(Values(out[0]), want);

@@ -478,7 +478,7 @@ def array(source_array, ctx=None, dtype=None):
 # Operators with a sparse name in MXNet 1.9.1 (mx.nd.sparse.<name>): the same functions as
 # mx.nd.<name>; retain and adagrad_update exist only here.
 _SPARSE_OP_NAMES = [
-    "abs", "adam_update", "add_n", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
+    "Embedding", "FullyConnected", "abs", "adam_update", "add_n", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
     "arctanh", "broadcast_add", "broadcast_div", "broadcast_minus", "broadcast_mul",
     "broadcast_plus", "broadcast_sub", "cast_storage", "cbrt", "ceil", "clip", "concat", "cos",
     "cosh", "degrees", "dot", "elemwise_add", "elemwise_div", "elemwise_mul", "elemwise_sub",

@@ -17,6 +17,10 @@ enum class SparseBinaryKind { kAdd, kSub, kMul };
 /*! \brief elemwise_add/sub: rsp (op) rsp -> rsp, csr (op) csr -> csr; elemwise_mul also
  *  sparse (*) dense -> sparse. */
 nnvm::Op& SetSparseElemwiseAttrs(nnvm::Op& op, SparseBinaryKind kind);
+/*! \brief An elementwise one-input op (unary, or with a scalar) keeps a sparse input's storage
+ *  when it maps 0 to 0 for the call's arguments (sqrt, relu, x * 2, x == 1, ...): its dense
+ *  kernel runs on the stored values only. Otherwise the output is dense (fallback). */
+nnvm::Op& SetZeroPreservingAttrs(nnvm::Op& op);
 /*! \brief add_n of row_sparse arrays -> row_sparse. */
 nnvm::Op& SetSparseAddNAttrs(nnvm::Op& op);
 /*! \brief zeros_like of a sparse array -> a sparse array of the same type with no element. */

@@ -120,6 +120,26 @@ void RetainCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<N
   if (out.chunk_id() != outs[0].chunk_id()) CastStorageSync(out, outs[0]);
 }
 
+// Dense data (and output, as a graph executor plans it): the given rows, zeros elsewhere.
+void RetainDenseCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  CHECK_NE(req[0], kAddTo) << "Operator " << attrs.op->name << ": req 'add' is not supported";
+  const size_t bytes = in[0].shape_.ProdShape(1, in[0].shape_.ndim()) * DTypeSize(in[0].type_flag_);
+  const char* v = static_cast<const char*>(in[0].dptr_);
+  char* o = static_cast<char*>(out[0].dptr_);
+  std::memset(o, 0, out[0].Size() * DTypeSize(out[0].type_flag_));
+  MXNET_TYPE_SWITCH(in[1].type_flag_, IType, {
+    const IType* w = in[1].dptr<IType>();
+    for (size_t i = 0; i < in[1].Size(); ++i) {
+      const int64_t r = static_cast<int64_t>(w[i]);
+      CHECK(r >= 0 && r < in[0].shape_[0]) << "Operator " << attrs.op->name << ": index " << r
+                                          << " out of range [0, " << in[0].shape_[0] << ")";
+      std::memcpy(o + r * bytes, v + r * bytes, bytes);
+    }
+  });
+}
+
 }  // namespace
 
 NNVM_REGISTER_OP(_sparse_retain)
@@ -154,6 +174,7 @@ The storage type of ``retain`` output depends on storage types of inputs
     .set_attr<FInferShape>("FInferShape", RetainShape)
     .set_attr<FInferType>("FInferType", RetainType)
     .set_attr<FInferStorageType>("FInferStorageType", RetainStorage)
+    .set_attr<FCompute>("FCompute<cpu>", RetainDenseCompute)
     .set_attr<FComputeEx>("FComputeEx<cpu>", RetainCompute)
     .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
       return std::vector<NodeEntry>{

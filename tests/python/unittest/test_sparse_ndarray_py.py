@@ -186,3 +186,27 @@ def test_zeros_like_of_sparse_is_empty_sparse():
     assert z.stype == "csr"
     assert z.indptr.asnumpy().tolist() == [0, 0, 0, 0]
     assert_almost_equal(z.asnumpy(), np.zeros((3, 4)))
+
+
+def test_zero_preserving_operators_keep_storage():
+    a = mx.nd.array(DENSE).tostype("csr")
+    for out, want in ((mx.nd.sqrt(a), np.sqrt(DENSE)), (a * 2, DENSE * 2), (-a, -DENSE),
+                      (1 == a, (DENSE == 1).astype(np.float32))):
+        assert out.stype == "csr"
+        assert_almost_equal(out.asnumpy(), want)
+    for out, want in ((a + 1, DENSE + 1), (0 == a, (DENSE == 0).astype(np.float32)),
+                      (mx.nd.exp(a), np.exp(DENSE))):
+        assert out.stype == "default"
+        assert_almost_equal(out.asnumpy(), want)
+
+
+def test_symbolic_graph_runs_sparse_inputs():
+    x = mx.sym.Variable("x", stype="csr")
+    w = mx.sym.Variable("w")
+    y = mx.sym.sparse.dot(x, w)
+    xv = rand_ndarray((4, 6), "csr", density=0.5)
+    wv = mx.nd.array(np.random.rand(6, 2))
+    exe = y.bind(mx.cpu(), {"x": xv, "w": wv})
+    exe.forward()
+    assert_almost_equal(exe.outputs[0].asnumpy(), xv.asnumpy().dot(wv.asnumpy()), rtol=1e-5,
+                        atol=1e-6)
