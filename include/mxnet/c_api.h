@@ -167,6 +167,37 @@ MXNET_DLL int MXNDArrayCreateEx(const mx_uint* shape, mx_uint ndim, int dev_type
                                 int delay_alloc, int dtype, NDArrayHandle* out);
 
 /*!
+ * \brief Create a sparse NDArray (storage_type 1 row_sparse, 2 csr), as MXNet 1.9.1.
+ * \param num_aux number of aux arrays (1 for row_sparse, 2 for csr); aux_type their dtypes;
+ *  aux_ndims their ndims and aux_shape their extents, concatenated. With delay_alloc the
+ *  memory is taken when the array is first written.
+ */
+MXNET_DLL int MXNDArrayCreateSparseEx(int storage_type, const uint32_t* shape, uint32_t ndim,
+                                      int dev_type, int dev_id, int delay_alloc, int dtype,
+                                      uint32_t num_aux, int* aux_type, uint32_t* aux_ndims,
+                                      const uint32_t* aux_shape, NDArrayHandle* out);
+MXNET_DLL int MXNDArrayCreateSparseEx64(int storage_type, const int64_t* shape, int ndim,
+                                        int dev_type, int dev_id, int delay_alloc, int dtype,
+                                        uint32_t num_aux, int* aux_type, int* aux_ndims,
+                                        const int64_t* aux_shape, NDArrayHandle* out);
+/*! \brief Storage type of an array: 0 default, 1 row_sparse, 2 csr; -1 for a none array. */
+MXNET_DLL int MXNDArrayGetStorageType(NDArrayHandle handle, int* out_storage_type);
+/*! \brief dtype of a sparse array's aux array i. */
+MXNET_DLL int MXNDArrayGetAuxType(NDArrayHandle handle, uint32_t i, int* out_type);
+MXNET_DLL int MXNDArrayGetAuxType64(NDArrayHandle handle, int64_t i, int* out_type);
+/*! \brief A dense copy of a sparse array's aux array i (a new handle). */
+MXNET_DLL int MXNDArrayGetAuxNDArray(NDArrayHandle handle, uint32_t i, NDArrayHandle* out);
+MXNET_DLL int MXNDArrayGetAuxNDArray64(NDArrayHandle handle, int64_t i, NDArrayHandle* out);
+/*! \brief A dense copy of a sparse array's stored values (a new handle). */
+MXNET_DLL int MXNDArrayGetDataNDArray(NDArrayHandle handle, NDArrayHandle* out);
+/*! \brief Copy the dense src into dst's values (i == -1; a sparse dst takes src's shape for
+ *  them) or into dst's aux array i; blocking. */
+MXNET_DLL int MXNDArraySyncCopyFromNDArray(NDArrayHandle handle_dst,
+                                           const NDArrayHandle handle_src, const int i);
+/*! \brief Check a sparse array's indices; full_check checks every index. */
+MXNET_DLL int MXNDArraySyncCheckFormat(NDArrayHandle handle, const bool full_check);
+
+/*!
  * \brief Release a handle made by this API. The memory itself is returned once every queued
  *  operation using it has finished. Freeing NULL does nothing (returns 0).
  */

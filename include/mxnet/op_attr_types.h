@@ -105,6 +105,27 @@ using FNDArrayFunction = std::function<void(const nnvm::NodeAttrs& attrs,
 /*! \brief Indices of the op's positional arguments that are graphs (a Symbol kept in
  *  NodeAttrs::subgraphs, not an input): _foreach {0}, _while_loop {0, 1}, _cond {0, 1, 2}. */
 using FInputGraph = std::function<std::vector<uint32_t>(const nnvm::NodeAttrs&)>;
+/*! \brief How an operator call runs, given its inputs' and outputs' storage types. */
+enum class DispatchMode {
+  kUndefined = -1,
+  kFCompute,          // dense kernel (FCompute) on TBlobs
+  kFComputeEx,        // storage-aware kernel (FComputeEx) on NDArrays
+  kFComputeFallback,  // sparse inputs densified, the dense kernel, outputs cast back
+  kVariable,
+};
+/*! \brief Fill unknown output (and input) storage types and pick the dispatch mode; false
+ *  when not decidable. Operators without it run dense kernels, densifying sparse inputs. */
+using FInferStorageType = std::function<bool(const nnvm::NodeAttrs& attrs, int dev_mask,
+                                             DispatchMode* dispatch_mode,
+                                             std::vector<int>* in_stypes,
+                                             std::vector<int>* out_stypes)>;
+/*! \brief A storage-aware kernel: reads sparse inputs and writes outputs of the storage types
+ *  FInferStorageType chose (calling CheckAndAlloc on sparse outputs). Registered as
+ *  "FComputeEx<cpu>". */
+using FComputeEx = std::function<void(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                      const std::vector<NDArray>& inputs,
+                                      const std::vector<OpReqType>& req,
+                                      const std::vector<NDArray>& outputs)>;
 /*! \brief True for ops whose outputs are not differentiable (comparison, argmax, ...). */
 using TIsNonDifferentiable = bool;
 

@@ -44,6 +44,13 @@ def _parse_location(sym, location, ctx, dtype):
     return {k: _to_nd(location[k], ctx, dtype) for k in sorted(location)}
 
 
+def _sparse_grads(grads, stypes):
+    """Gradient buffers in the storage types asked for (by argument name)."""
+    for name, stype in (stypes or {}).items():
+        if name in grads and stype not in (None, "default"):
+            grads[name] = grads[name].tostype(stype)
+
+
 def _parse_aux_states(sym, aux_states, ctx, dtype):
     if aux_states is None:
         return None
@@ -93,8 +100,6 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     is checked as the change, 'null' as untouched)."""
     _check_dtype(dtype)
     ctx = ctx or tu.default_context()
-    if grad_stypes and any(s not in (None, "default") for s in grad_stypes.values()):
-        raise tu.MXNetError("check_symbolic_backward: sparse gradient storage is not available")
     location = _parse_location(sym, location, ctx, dtype)
     aux_states = _parse_aux_states(sym, aux_states, ctx, dtype)
     if isinstance(expected, (list, tuple)):
@@ -103,6 +108,7 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     grads = {k: nd.array(v, ctx=ctx,
                          dtype=np.asarray(expected[k]).dtype if dtype == "asnumpy" else dtype)
              for k, v in grads_np.items()}
+    _sparse_grads(grads, grad_stypes)
     if isinstance(grad_req, str):
         grad_req = {k: grad_req for k in sym.list_arguments()}
     elif isinstance(grad_req, (list, tuple)):
@@ -166,8 +172,6 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     """Gradients of sum(sym * random projection) from backward equal central differences."""
     _check_dtype(dtype, allow_asnumpy=False)
     ctx = ctx or tu.default_context()
-    if grad_stype_dict and any(s != "default" for s in grad_stype_dict.values()):
-        raise tu.MXNetError("check_numeric_gradient: sparse gradient storage is not available")
     location = _parse_location(sym, location, ctx, dtype)
     location_np = {k: v.asnumpy() for k, v in location.items()}
     aux_states = _parse_aux_states(sym, aux_states, ctx, dtype)
@@ -190,6 +194,7 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     grads_np = {k: np.random.normal(0, 0.01, size=location[k].shape) for k in grad_nodes}
     grads_np["__random_proj"] = np.random.normal(0, 0.01, size=out_shapes[0])
     grads = {k: nd.array(v, ctx=ctx, dtype=dtype) for k, v in grads_np.items()}
+    _sparse_grads(grads, grad_stype_dict)
     exe = out.bind(ctx, grad_req=grad_req, args=location, args_grad=grads,
                    aux_states=aux_states)
     exe.forward(is_train=True)

@@ -35,6 +35,8 @@ from . import ndarray as nd
 from . import autograd
 from ._test_stats import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
                           verify_generator)
+from ._test_sparse import (rand_sparse_ndarray, create_sparse_array, create_sparse_array_zd,
+                           shuffle_csr_column_indices)
 from ._test_data import (list_gpus, download, get_zip_data, get_bz2_data, get_mnist_pkl,
                          get_mnist_ubyte, get_cifar10, get_mnist, get_im2rec_path)
 # pylint: enable=unused-import
@@ -164,11 +166,14 @@ def random_sample(population, k):
 def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func=None,
                  shuffle_csr_indices=False, distribution=None, ctx=None):
     """A random NDArray: standard-normal values (as random_arrays) of dtype (float32 when
-    None) on ctx (default_context()). Only dense storage (stype 'default') exists yet."""
-    if stype != "default":
-        raise MXNetError("rand_ndarray: argument stype expected 'default', given %r (sparse "
-                         "storage 'row_sparse'/'csr' is not available yet)" % (stype,))
+    None) on ctx (default_context()); for stype 'row_sparse' or 'csr' a random sparse array
+    (rand_sparse_ndarray) of that density."""
     ctx = ctx if ctx else default_context()
+    if stype != "default":
+        arr, _ = rand_sparse_ndarray(shape, stype, density=density, modifier_func=modifier_func,
+                                     dtype=dtype, shuffle_csr_indices=shuffle_csr_indices,
+                                     distribution=distribution, ctx=ctx)
+        return arr
     return nd.array(random_arrays(shape), dtype=dtype, ctx=ctx)
 
 

@@ -63,6 +63,7 @@ PYBIND11_MODULE(_ffi, m) {
   });
   py::class_<NDArray> cls(m, "NDArray");
   mxnet::DefineNDArray(m, cls);
+  mxnet::DefineSparse(m, cls);
   mxnet::DefineInvoke(m, cls);
   mxnet::InstallFastArithmetic(cls);
   mxnet::DefineOpFunction(m);

@@ -21,6 +21,29 @@ struct NodeAttrs;
 }
 
 namespace mxnet {
+/*! \brief The Python classes of sparse arrays (mx.nd.sparse.CSRNDArray/RowSparseNDArray):
+ *  the same C++ NDArray; the type hook below picks the class from the storage type. */
+struct BaseSparseNDArrayPy : NDArray {};
+struct CSRNDArrayPy : BaseSparseNDArrayPy {};
+struct RowSparseNDArrayPy : BaseSparseNDArrayPy {};
+}  // namespace mxnet
+
+namespace pybind11 {
+template <>
+struct polymorphic_type_hook<mxnet::NDArray> {
+  static const void* get(const mxnet::NDArray* src, const std::type_info*& type) {
+    type = nullptr;
+    if (src != nullptr && !src->is_none()) {
+      const int stype = src->storage_type();
+      if (stype == mxnet::kCSRStorage) type = &typeid(mxnet::CSRNDArrayPy);
+      if (stype == mxnet::kRowSparseStorage) type = &typeid(mxnet::RowSparseNDArrayPy);
+    }
+    return src;
+  }
+};
+}  // namespace pybind11
+
+namespace mxnet {
 namespace py = pybind11;
 
 void DefineNDArray(py::module_& m, py::class_<NDArray>& cls);
@@ -30,6 +53,7 @@ void DefineRuntime(py::module_& m);
 void DefineSymbol(py::module_& m);
 void DefineExecutor(py::module_& m);
 void DefineOpFunction(py::module_& m);
+void DefineSparse(py::module_& m, py::class_<NDArray>& cls);
 
 /*! \brief Context from the (device_type, device_id) pair the Python front passes. */
 inline Context MakeContext(int dev_type, int dev_id) {

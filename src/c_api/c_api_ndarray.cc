@@ -321,3 +321,125 @@ int MXNDArrayCallDLPackDeleter(DLManagedTensorHandle dlpack) {
   if (t != nullptr && t->deleter != nullptr) t->deleter(t);
   API_END();
 }
+
+// ---------------------------------------------------------------- sparse arrays
+namespace mxnet {
+namespace c_api {
+namespace {
+
+NDArray NewSparse(int storage_type, const TShape& shape, int dev_type, int dev_id,
+                  int delay_alloc, int dtype, uint32_t num_aux, const int* aux_type,
+                  const std::vector<TShape>& aux_shapes, const char* fn) {
+  API_CHECK(storage_type == kRowSparseStorage || storage_type == kCSRStorage,
+            fn << ": argument storage_type expected 1 (row_sparse) or 2 (csr), given "
+               << storage_type);
+  API_CHECK(static_cast<int>(num_aux) == NumAuxData(storage_type),
+            fn << ": argument num_aux expected " << NumAuxData(storage_type) << ", given "
+               << num_aux);
+  API_CHECK(IsValidDType(dtype),
+            fn << ": argument dtype expected one of " << DTypeFlagList() << ", given " << dtype);
+  Context ctx = ContextFromC(dev_type, dev_id, fn);
+  std::vector<int> types(aux_type, aux_type + num_aux);
+  return NDArray(static_cast<NDArrayStorageType>(storage_type), shape, ctx, delay_alloc != 0,
+                 dtype, types, aux_shapes);
+}
+
+}  // namespace
+}  // namespace c_api
+}  // namespace mxnet
+
+int MXNDArrayCreateSparseEx(int storage_type, const uint32_t* shape, uint32_t ndim, int dev_type,
+                            int dev_id, int delay_alloc, int dtype, uint32_t num_aux,
+                            int* aux_type, uint32_t* aux_ndims, const uint32_t* aux_shape,
+                            NDArrayHandle* out) {
+  API_BEGIN();
+  API_NOT_NULL(out);
+  API_CHECK(num_aux == 0 || (aux_type && aux_ndims && aux_shape),
+            "MXNDArrayCreateSparseEx: aux_type, aux_ndims and aux_shape must not be NULL");
+  std::vector<TShape> aux_shapes;
+  for (uint32_t i = 0, pos = 0; i < num_aux; pos += aux_ndims[i], ++i) {
+    aux_shapes.emplace_back(aux_shape + pos, aux_shape + pos + aux_ndims[i]);
+  }
+  *out = NewHandle(c_api::NewSparse(storage_type, TShape(shape, shape + ndim), dev_type, dev_id,
+                                    delay_alloc, dtype, num_aux, aux_type, aux_shapes, __func__));
+  API_END();
+}
+
+int MXNDArrayCreateSparseEx64(int storage_type, const int64_t* shape, int ndim, int dev_type,
+                              int dev_id, int delay_alloc, int dtype, uint32_t num_aux,
+                              int* aux_type, int* aux_ndims, const int64_t* aux_shape,
+                              NDArrayHandle* out) {
+  API_BEGIN();
+  API_NOT_NULL(out);
+  API_CHECK(ndim >= 0, "MXNDArrayCreateSparseEx64: argument ndim must be >= 0, given " << ndim);
+  API_CHECK(num_aux == 0 || (aux_type && aux_ndims && aux_shape),
+            "MXNDArrayCreateSparseEx64: aux_type, aux_ndims and aux_shape must not be NULL");
+  std::vector<TShape> aux_shapes;
+  for (uint32_t i = 0, pos = 0; i < num_aux; pos += aux_ndims[i], ++i) {
+    aux_shapes.emplace_back(aux_shape + pos, aux_shape + pos + aux_ndims[i]);
+  }
+  *out = NewHandle(c_api::NewSparse(storage_type, TShape(shape, shape + ndim), dev_type, dev_id,
+                                    delay_alloc, dtype, num_aux, aux_type, aux_shapes, __func__));
+  API_END();
+}
+
+int MXNDArrayGetStorageType(NDArrayHandle handle, int* out_storage_type) {
+  API_BEGIN();
+  NDArray* arr = API_ARRAY(handle);
+  API_NOT_NULL(out_storage_type);
+  *out_storage_type = arr->storage_type();
+  API_END();
+}
+
+int MXNDArrayGetAuxType64(NDArrayHandle handle, int64_t i, int* out_type) {
+  API_BEGIN();
+  NDArray* arr = API_ARRAY(handle);
+  API_NOT_NULL(out_type);
+  API_CHECK(i >= 0 && i < NumAuxData(arr->storage_type()),
+            "MXNDArrayGetAuxType: aux index " << i << " out of range for storage type "
+                                              << arr->storage_type());
+  *out_type = arr->aux_type(i);
+  API_END();
+}
+
+int MXNDArrayGetAuxType(NDArrayHandle handle, uint32_t i, int* out_type) {
+  return MXNDArrayGetAuxType64(handle, i, out_type);
+}
+
+int MXNDArrayGetAuxNDArray64(NDArrayHandle handle, int64_t i, NDArrayHandle* out) {
+  API_BEGIN();
+  NDArray* arr = API_ARRAY(handle);
+  API_NOT_NULL(out);
+  API_CHECK(i >= 0 && i < NumAuxData(arr->storage_type()),
+            "MXNDArrayGetAuxNDArray: aux index " << i << " out of range for storage type "
+                                                 << arr->storage_type());
+  *out = NewHandle(arr->aux_ndarray(i));
+  API_END();
+}
+
+int MXNDArrayGetAuxNDArray(NDArrayHandle handle, uint32_t i, NDArrayHandle* out) {
+  return MXNDArrayGetAuxNDArray64(handle, i, out);
+}
+
+int MXNDArrayGetDataNDArray(NDArrayHandle handle, NDArrayHandle* out) {
+  API_BEGIN();
+  NDArray* arr = API_ARRAY(handle);
+  API_NOT_NULL(out);
+  *out = NewHandle(arr->data_ndarray());
+  API_END();
+}
+
+int MXNDArraySyncCopyFromNDArray(NDArrayHandle handle_dst, const NDArrayHandle handle_src,
+                                 const int i) {
+  API_BEGIN();
+  NDArray* dst = API_ARRAY(handle_dst);
+  NDArray* src = API_ARRAY(handle_src);
+  dst->SyncCopyFromNDArray(*src, -1, i);
+  API_END();
+}
+
+int MXNDArraySyncCheckFormat(NDArrayHandle handle, const bool full_check) {
+  API_BEGIN();
+  API_ARRAY(handle)->SyncCheckFormat(full_check);
+  API_END();
+}

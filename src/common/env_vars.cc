@@ -91,6 +91,10 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_GPU_MEM_POOL_ROUND_LINEAR_CUTOFF", "int", "24", "",
        "As MXNET_CPU_MEM_POOL_ROUND_LINEAR_CUTOFF, for GPU memory."},
       // ---- Operators ----
+      {"MXNET_STORAGE_FALLBACK_LOG_VERBOSE", "bool", "1", "",
+       "When 1, an operator that cannot compute on its sparse (row_sparse/csr) inputs directly "
+       "logs once per operator and storage types that it runs on dense copies of them (storage "
+       "fallback). 0 silences the message; the result is the same either way."},
       {"MXNET_CPU_TEMP_COPY", "int", "4", "",
        "Copies of the temp space (operator scratch memory, taken from the CPU storage pool) "
        "kept per CPU device. Operators using one copy run one at a time, so more copies let "

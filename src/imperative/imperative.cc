@@ -14,6 +14,7 @@
 #include "imperative/invoke_hook.h"
 #include "imperative/ndarray_function.h"
 #include "imperative/op_resource.h"
+#include "imperative/storage_dispatch.h"
 #include "operator/tensor/reshape_rule.h"
 
 namespace mxnet {
@@ -31,6 +32,7 @@ thread_local bool tls_recording = false;
 // on whichever thread that was, or without running it when an input holds an error.
 struct KernelCall {
   FCompute fn;
+  FComputeEx fn_ex;  // set instead of fn for a storage-aware kernel (sparse arrays)
   std::shared_ptr<const nnvm::NodeAttrs> attrs;
   OpContext opctx;
   std::vector<NDArray> inputs, outputs;
@@ -40,6 +42,11 @@ struct KernelCall {
 
   static void Run(RunContext rctx, void* state) {
     KernelCall* c = static_cast<KernelCall*>(state);
+    c->opctx.run_ctx = rctx;
+    if (c->fn_ex) {
+      c->fn_ex(*c->attrs, c->opctx, c->inputs, c->req, c->outputs);
+      return;
+    }
     c->in_blobs.clear();
     c->out_blobs.clear();
     for (const NDArray& a : c->inputs) c->in_blobs.push_back(a.data());
@@ -57,6 +64,7 @@ struct KernelCall {
   static void Release(void* state) {
     KernelCall* c = static_cast<KernelCall*>(state);
     c->fn = nullptr;
+    c->fn_ex = nullptr;
     c->attrs.reset();
     c->opctx.requested.clear();
     c->inputs.clear();  // frees the arrays' memory when this call held the last reference
@@ -339,6 +347,16 @@ void Imperative::Invoke(const Context& default_ctx,
                << " is not available (this build has no CUDA support)";
   }
 
+  DispatchMode mode = DispatchMode::kFCompute;
+  std::vector<int> out_stypes;
+  if (imperative::NeedsStorageDispatch(op, inputs, *outputs)) {
+    mode = imperative::InferDispatchMode(attrs, ctx, inputs, *outputs, &out_stypes);
+    if (mode == DispatchMode::kFComputeFallback) {
+      imperative::InvokeFallback(default_ctx, shared_attrs, inputs, outputs, unused);
+      return;
+    }
+  }
+
   InvokeScratch nested;
   InvokeScratch& scratch = tls_invoke_depth == 0 ? tls_scratch.scratch : nested;
   ++tls_invoke_depth;
@@ -377,12 +395,22 @@ void Imperative::Invoke(const Context& default_ctx,
   if (outputs->empty()) {
     outputs->reserve(n_out);
     // Delayed: the kernel's data() takes the memory when the op runs.
-    for (uint32_t i = 0; i < n_out; ++i) outputs->emplace_back(out_shapes[i], ctx, true, out_types[i]);
+    for (uint32_t i = 0; i < n_out; ++i) {
+      if (mode == DispatchMode::kFComputeEx && out_stypes[i] != kDefaultStorage) {
+        outputs->emplace_back(static_cast<NDArrayStorageType>(out_stypes[i]), out_shapes[i], ctx,
+                              true, out_types[i]);
+      } else {
+        outputs->emplace_back(out_shapes[i], ctx, true, out_types[i]);
+      }
+    }
   } else {
     for (uint32_t i = 0; i < n_out; ++i) {
       NDArray& o = (*outputs)[i];
       if (o.is_none()) {  // the caller gave arrays for the other outputs only
-        o = NDArray(out_shapes[i], ctx, true, out_types[i]);
+        o = mode == DispatchMode::kFComputeEx && out_stypes[i] != kDefaultStorage
+                ? NDArray(static_cast<NDArrayStorageType>(out_stypes[i]), out_shapes[i], ctx,
+                          true, out_types[i])
+                : NDArray(out_shapes[i], ctx, true, out_types[i]);
         continue;
       }
       CHECK_EQ(o.shape(), out_shapes[i]) << "Operator " << op->name << ": out= array " << i
@@ -397,7 +425,9 @@ void Imperative::Invoke(const Context& default_ctx,
     }
   }
 
-  CHECK(maps.fcompute_cpu.contains(op)) << "Operator " << op->name << " has no CPU kernel";
+  static const auto& fcompute_ex = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
+  CHECK(mode == DispatchMode::kFComputeEx || maps.fcompute_cpu.contains(op))
+      << "Operator " << op->name << " has no CPU kernel";
   size_t elements = 0;
   for (const TShape& sh : in_shapes) elements += sh.Size();
   for (const TShape& sh : out_shapes) elements += sh.Size();
@@ -435,7 +465,11 @@ void Imperative::Invoke(const Context& default_ctx,
   }
   KernelCall* call = KernelCall::New();
   // By value: registering an attribute at run time may reallocate the map's storage.
-  call->fn = maps.fcompute_cpu[op];
+  if (mode == DispatchMode::kFComputeEx) {
+    call->fn_ex = fcompute_ex[op];
+  } else {
+    call->fn = maps.fcompute_cpu[op];
+  }
   call->attrs = shared_attrs;
   call->opctx.is_train = tls_training;
   call->opctx.need_grad = tls_recording;

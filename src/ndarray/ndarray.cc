@@ -3,66 +3,23 @@
 
 #include <dmlc/logging.h>
 
-#include <atomic>
 #include <cstring>
-#include <mutex>
 #include <type_traits>
 
 #include "common/type_switch.h"
+#include "ndarray/ndarray_chunk.h"
 
 namespace mxnet {
+namespace {
 
-/*! \brief Memory plus the engine variable that orders every access to it. */
-struct NDArray::Chunk {
-  Storage::Handle shandle;
-  VarHandle var{nullptr};
-  Context ctx;
-  size_t bytes{0};
-  // Outputs of queued ops take memory only when the op runs (on an engine worker), so memory
-  // stays bounded however far the caller runs ahead. Two readers of a never-written chunk may
-  // race to allocate it: the mutex makes exactly one win.
-  std::atomic<bool> delay_alloc{false};
-  std::mutex alloc_mu;
-  bool external{false};  // memory owned elsewhere, never freed here
-  std::shared_ptr<void> keeper;  // keeps external memory alive until the chunk is deleted
+// Views and host copies address dense memory; a sparse array goes through CastStorage.
+void CheckDense(const NDArray& a, const char* what) {
+  CHECK_EQ(a.storage_type(), kDefaultStorage)
+      << what << ": not supported for sparse arrays (storage type " << a.storage_type()
+      << "); convert with tostype('default') first";
+}
 
-  Chunk(size_t nbytes, Context c, bool delay) : ctx(c), bytes(nbytes), delay_alloc(delay) {
-    var = Engine::Get()->NewVariable();
-    if (!delay) Alloc();
-  }
-  Chunk(void* dptr, size_t nbytes, Context c, std::shared_ptr<void> keep)
-      : ctx(c), bytes(nbytes), external(true), keeper(std::move(keep)) {
-    shandle.dptr = dptr;
-    shandle.size = nbytes;
-    shandle.ctx = c;
-    var = Engine::Get()->NewVariable();
-  }
-  void Alloc() {
-    shandle = Storage::Get()->Alloc(bytes, ctx);
-    delay_alloc.store(false, std::memory_order_release);
-  }
-  void AllocIfDelayed() {
-    if (!delay_alloc.load(std::memory_order_acquire)) return;
-    std::lock_guard<std::mutex> lock(alloc_mu);
-    if (delay_alloc.load(std::memory_order_relaxed)) Alloc();
-  }
-  ~Chunk() {
-    Storage::Handle h = shandle;
-    // No op can allocate the chunk any more: every op holds a reference to it.
-    bool free_mem = !external && !delay_alloc.load() && h.dptr != nullptr;
-    if (Engine::Get()->DeleteVariableIfIdle(ctx, var)) {  // nothing pending: free here
-      if (free_mem) Storage::Get()->Free(h);
-      return;  // keeper goes with the chunk
-    }
-    // Free only after every pending operation on the chunk has run.
-    Engine::Get()->DeleteVariable(
-        [h, free_mem, keep = std::move(keeper)](RunContext) mutable {
-          if (free_mem) Storage::Get()->Free(h);
-          keep.reset();
-        },
-        ctx, var);
-  }
-};
+}  // namespace
 
 NDArray::NDArray(const TShape& shape, Context ctx, bool delay_alloc, int dtype)
     : shape_(shape), dtype_(dtype) {
@@ -99,16 +56,18 @@ void NDArray::CheckAndAlloc() const {
 TBlob NDArray::data() const {
   CheckAndAlloc();
   char* base = static_cast<char*>(ptr_->shandle.dptr);
+  if (ptr_->stype != kDefaultStorage) return TBlob(base, ptr_->storage_shape, dtype_, ptr_->ctx);
   return TBlob(base ? base + byte_offset_ : nullptr, shape_, dtype_, ptr_->ctx);
 }
 
 bool NDArray::IsView() const {
-  if (!ptr_) return false;
+  if (!ptr_ || ptr_->stype != kDefaultStorage) return false;
   return byte_offset_ != 0 || shape_.Size() * DTypeSize(dtype_) != ptr_->bytes;
 }
 
 NDArray NDArray::Slice(dim_t begin, dim_t end) const {
   CHECK(!is_none()) << "slice: the array is empty (none)";
+  CheckDense(*this, "slice");
   CHECK_GE(shape_.ndim(), 1) << "slice: cannot slice a 0-d array";
   CHECK(0 <= begin && begin <= end && end <= shape_[0])
       << "slice: expected 0 <= begin <= end <= " << shape_[0] << ", given begin=" << begin
@@ -122,6 +81,7 @@ NDArray NDArray::Slice(dim_t begin, dim_t end) const {
 
 NDArray NDArray::At(dim_t idx) const {
   CHECK(!is_none()) << "at: the array is empty (none)";
+  CheckDense(*this, "at");
   CHECK_GE(shape_.ndim(), 1) << "at: cannot index a 0-d array";
   CHECK(idx >= 0 && idx < shape_[0])
       << "at: index " << idx << " is out of bounds for axis 0 with size " << shape_[0];
@@ -133,6 +93,7 @@ NDArray NDArray::At(dim_t idx) const {
 
 NDArray NDArray::Reshape(const TShape& shape) const {
   CHECK(!is_none()) << "reshape: the array is empty (none)";
+  CheckDense(*this, "reshape");
   CHECK_EQ(shape.Size(), shape_.Size())
       << "reshape: cannot reshape array of shape " << shape_ << " into shape " << shape;
   NDArray ret(ptr_, shape, dtype_, byte_offset_);
@@ -141,6 +102,7 @@ NDArray NDArray::Reshape(const TShape& shape) const {
 
 NDArray NDArray::AsArray(const TShape& shape, int dtype) const {
   CHECK(!is_none()) << "as_array: the array is empty (none)";
+  CheckDense(*this, "as_array");
   CHECK_LE(shape.Size() * DTypeSize(dtype), shape_.Size() * DTypeSize(dtype_))
       << "as_array: new shape " << shape << " does not fit in the array of shape " << shape_;
   return NDArray(ptr_, shape, dtype, byte_offset_);
@@ -161,6 +123,7 @@ void NDArray::WaitToWrite() const {
 
 void NDArray::SyncCopyFromCPU(const void* data, size_t size) const {
   CHECK(!is_none()) << "SyncCopyFromCPU: the array is empty (none)";
+  CheckDense(*this, "SyncCopyFromCPU");
   CHECK_EQ(size, shape_.Size()) << "SyncCopyFromCPU: array has " << shape_.Size()
                                 << " elements, source has " << size;
   if (size == 0) return;
@@ -172,6 +135,7 @@ void NDArray::SyncCopyFromCPU(const void* data, size_t size) const {
 
 void NDArray::SyncCopyToCPU(void* data, size_t size) const {
   CHECK(!is_none()) << "SyncCopyToCPU: the array is empty (none)";
+  CheckDense(*this, "SyncCopyToCPU");
   CHECK_EQ(size, shape_.Size()) << "SyncCopyToCPU: array has " << shape_.Size()
                                 << " elements, destination has " << size;
   WaitToRead();
@@ -182,6 +146,14 @@ void NDArray::SyncCopyToCPU(void* data, size_t size) const {
 }
 
 NDArray NDArray::Copy(Context ctx) const {
+  if (storage_type() != kDefaultStorage) {
+    std::vector<int> aux_types;
+    for (int i = 0; i < NumAuxData(storage_type()); ++i) aux_types.push_back(aux_type(i));
+    NDArray ret(static_cast<NDArrayStorageType>(storage_type()), shape_, ctx, true, dtype_,
+                aux_types);
+    CopyFromTo(*this, ret);
+    return ret;
+  }
   NDArray ret(shape_, ctx, true, dtype_);
   CopyFromTo(*this, ret);
   return ret;
@@ -197,6 +169,14 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
       << "copyto: copies from " << a << " to " << b << " need a CUDA build";
   std::vector<VarHandle> reads;
   if (from.var() != to.var()) reads.push_back(from.var());
+  if (from.storage_type() != kDefaultStorage || to.storage_type() != kDefaultStorage) {
+    CHECK_EQ(from.dtype(), to.dtype()) << "copyto: sparse arrays copy between equal dtypes only, "
+                                       << "given " << DTypeName(from.dtype()) << " and "
+                                       << DTypeName(to.dtype());
+    Engine::Get()->PushSync([from, to](RunContext) { CastStorageSync(from, to); }, b, reads,
+                            {to.var()}, FnProperty::kNormal, priority, "CopyCPU2CPU");
+    return;
+  }
   Engine::Get()->PushSync(
       [from, to](RunContext) {
         TBlob s = from.data(), d = to.data();

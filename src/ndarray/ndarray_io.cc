@@ -57,16 +57,49 @@ class Reader {
   const char* end_;
 };
 
+void WriteShape(Writer* w, const TShape& s) {
+  w->Put<int32_t>(s.ndim());
+  for (dim_t d : s) w->Put<int64_t>(d);
+}
+
+void WriteBlob(Writer* w, const TBlob& b) {
+  if (b.Size() > 0) w->Bytes(b.dptr_, b.Size() * DTypeSize(b.type_flag_));
+}
+
+// A sparse record (V2 only, as MXNet): stype, storage shape, shape, context, dtype, then each
+// aux array's dtype and shape, the stored values, and the aux arrays' contents.
+void WriteSparseArray(Writer* w, const NDArray& arr, int np_shape) {
+  CHECK(np_shape == kNumpyShapeOff) << "save: sparse arrays cannot be saved with numpy-shape "
+                                    << "semantics on (MXNet's V3 records are dense only)";
+  CHECK(arr.ctx().dev_mask() == Context::kCPU) << "save: sparse arrays on " << arr.ctx()
+                                               << " need a CUDA build";
+  arr.WaitToRead();
+  const int nad = NumAuxData(arr.storage_type());
+  w->Put<uint32_t>(kV2Magic);
+  w->Put<int32_t>(arr.storage_type());
+  WriteShape(w, arr.storage_shape());
+  WriteShape(w, arr.shape());
+  w->Put<int32_t>(arr.ctx().dev_type);
+  w->Put<int32_t>(arr.ctx().dev_id);
+  w->Put<int32_t>(arr.dtype());
+  for (int i = 0; i < nad; ++i) {
+    w->Put<int32_t>(arr.aux_type(i));
+    WriteShape(w, arr.aux_shape(i));
+  }
+  WriteBlob(w, arr.data());
+  for (int i = 0; i < nad; ++i) WriteBlob(w, arr.aux_data(i));
+}
+
 void WriteArray(Writer* w, const NDArray& arr, int np_shape) {
   CHECK(!arr.is_none()) << "save: cannot save an empty (none) NDArray";
+  if (arr.storage_type() != kDefaultStorage) return WriteSparseArray(w, arr, np_shape);
   const TShape& s = arr.shape();
   // V3 under numpy-shape semantics, V2 otherwise, as MXNet writes. A 0-d array is V3 even
   // outside them: a V2 record with ndim 0 means "no array" (MXNet writes one its reader
   // cannot parse), so V3 is the only record that keeps a scalar.
   w->Put<uint32_t>(np_shape != kNumpyShapeOff || s.ndim() == 0 ? kV3Magic : kV2Magic);
   w->Put<int32_t>(0);  // dense storage
-  w->Put<int32_t>(s.ndim());
-  for (dim_t d : s) w->Put<int64_t>(d);
+  WriteShape(w, s);
   Context ctx = arr.ctx();
   w->Put<int32_t>(ctx.dev_type);
   w->Put<int32_t>(ctx.dev_id);
@@ -93,6 +126,53 @@ TShape ReadShape(Reader* r, bool int64_dims) {
   return s;
 }
 
+// The bytes of a blob of shape s and dtype t, checked against what is left.
+const char* TakeBlob(Reader* r, const TShape& s, int t, const char* what) {
+  size_t bytes = s.Size() * DTypeSize(t);
+  CHECK_LE(bytes, r->remaining()) << "Invalid NDArray file format: " << what << " of shape " << s
+                                  << " needs " << bytes << " bytes, only " << r->remaining()
+                                  << " left (truncated or corrupt file)";
+  return r->Take(bytes, what);
+}
+
+// The rest of a sparse record, after its stype (see WriteSparseArray).
+NDArray ReadSparseArray(Reader* r, int stype) {
+  CHECK(stype == kRowSparseStorage || stype == kCSRStorage)
+      << "Invalid NDArray file format: unknown storage type " << stype;
+  TShape sshape = ReadShape(r, true);
+  TShape shape = ReadShape(r, true);
+  CHECK(shape.IsKnown() && sshape.IsKnown() && shape.ndim() >= 1)
+      << "Invalid NDArray file format: sparse array of shape " << shape;
+  int32_t dev_type = r->Get<int32_t>("the array context");
+  r->Get<int32_t>("the array context");
+  CHECK(dev_type == 1 || dev_type == 2 || dev_type == 3 || dev_type == 5)
+      << "Invalid NDArray file format: unknown device type " << dev_type;
+  int32_t dtype = r->Get<int32_t>("the array dtype");
+  CHECK(IsValidDType(dtype)) << "load: dtype flag " << dtype << " is not supported (expected 0..7)";
+  std::vector<int> aux_types;
+  std::vector<TShape> aux_shapes;
+  for (int i = 0; i < NumAuxData(stype); ++i) {
+    aux_types.push_back(r->Get<int32_t>("an aux array dtype"));
+    CHECK(IsValidDType(aux_types.back())) << "Invalid NDArray file format: aux dtype "
+                                          << aux_types.back();
+    aux_shapes.push_back(ReadShape(r, true));
+    CHECK(aux_shapes.back().IsKnown() && aux_shapes.back().ndim() == 1)
+        << "Invalid NDArray file format: aux array of shape " << aux_shapes.back();
+  }
+  NDArray arr(static_cast<NDArrayStorageType>(stype), shape, Context::CPU(), false, dtype,
+              aux_types, aux_shapes);
+  CHECK_EQ(arr.storage_shape(), sshape) << "Invalid NDArray file format: storage shape " << sshape
+                                        << " does not match the aux shapes";
+  auto fill = [r](const TBlob& b, const char* what) {
+    const char* p = TakeBlob(r, b.shape_, b.type_flag_, what);
+    if (b.Size() > 0) std::memcpy(b.dptr_, p, b.Size() * DTypeSize(b.type_flag_));
+  };
+  fill(arr.data(), "the array data");
+  for (int i = 0; i < NumAuxData(stype); ++i) fill(arr.aux_data(i), "an aux array");
+  arr.SyncCheckFormat(true);
+  return arr;
+}
+
 NDArray ReadArray(Reader* r, int np_shape) {
   uint32_t magic = r->Get<uint32_t>("an array header");
   // The record's shape semantics must be the caller's (a global switch reads both), as in MXNet.
@@ -109,8 +189,11 @@ NDArray ReadArray(Reader* r, int np_shape) {
   bool legacy = true;
   if (magic == kV2Magic || magic == kV3Magic) {
     int32_t stype = r->Get<int32_t>("the storage type");
-    CHECK_EQ(stype, 0) << "load: sparse arrays (storage type " << stype
-                       << ") are not supported yet; only dense arrays load";
+    if (stype != kDefaultStorage) {
+      CHECK(magic == kV2Magic) << "load: a numpy-shape (V3) record must be dense, given "
+                               << "storage type " << stype;
+      return ReadSparseArray(r, stype);
+    }
     shape = ReadShape(r, true);
     legacy = magic == kV2Magic;
   } else if (magic == kV1Magic) {

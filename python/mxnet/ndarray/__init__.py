@@ -18,5 +18,9 @@ _ndarray_mod._op = _this
 _ndarray_mod._internal = _internal
 _ndarray_mod._install_fluent()
 
+from . import sparse  # noqa: E402
+from .sparse import _ndarray_cls  # noqa: E402,F401
+sparse._populate(_this, _internal)
+
 from . import indexing as _indexing  # noqa: E402,F401
 from .._cached_op import CachedOp  # noqa: E402,F401

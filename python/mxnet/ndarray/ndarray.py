@@ -33,9 +33,13 @@ NDArray._as_parameter_ = property(lambda self: ctypes.c_void_p(self._new_handle(
 ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
 ctypes.pythonapi.PyCapsule_New.restype = ctypes.py_object
 
-_STORAGE_TYPE_STR = "default"
 # storage-type codes of MXNet (what __storage_type__ attributes and the C API use)
+_STORAGE_TYPE_UNDEFINED = -1
+_STORAGE_TYPE_DEFAULT = 0
+_STORAGE_TYPE_ROW_SPARSE = 1
+_STORAGE_TYPE_CSR = 2
 _STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 py_slice = slice  # MXNet 1.x's name here for the builtin slice (code importing it keeps working)
 
 # Filled in by mxnet.ndarray.__init__ once the op functions exist.
@@ -76,7 +80,8 @@ def _grad(self):
 NDArray.dtype = property(_dtype, doc="numpy type of the elements")
 NDArray.context = property(_context, doc="Device of the array")
 NDArray.ctx = NDArray.context
-NDArray.stype = property(lambda self: _STORAGE_TYPE_STR, doc="Storage type ('default')")
+NDArray.stype = property(lambda self: _STORAGE_TYPE_ID_TO_STR[self._stype],
+                        doc="Storage type: 'default', 'row_sparse' or 'csr'")
 NDArray.grad = property(lambda self: NDArray._grad(self), doc="Gradient buffer (attach_grad)")
 NDArray.T = property(lambda self: _op.transpose(self), doc="Transpose (reverses the axes)")
 NDArray.__array_priority__ = 1000.0
@@ -163,7 +168,8 @@ def _attach_grad(self, grad_req="write", stype=None):
     reqs = {"null": 0, "write": 1, "add": 3}
     if grad_req not in reqs:
         raise ValueError("grad_req must be one of 'null', 'write', 'add', given %r" % (grad_req,))
-    grad = zeros(self.shape, ctx=self.context, dtype=self.dtype)
+    # A sparse stype makes a sparse gradient buffer: backward's results are converted into it.
+    grad = zeros(self.shape, ctx=self.context, dtype=self.dtype, stype=stype)
     _ffi.mark_variables([self], [reqs[grad_req]], [grad])
 
 
@@ -242,8 +248,16 @@ NDArray.reshape = _reshape
 NDArray.attach_grad = _attach_grad
 NDArray.backward = _backward
 NDArray.detach = _detach
-NDArray.tostype = lambda self, stype: self if stype == "default" else (_ for _ in ()).throw(
-    MXNetError("sparse storage type %r is not supported" % stype))
+
+
+def _tostype(self, stype):
+    """A copy of the array in storage type stype ('default', 'row_sparse' or 'csr')."""
+    if stype not in ("default", "row_sparse", "csr"):
+        raise ValueError("tostype: unknown storage type %r" % (stype,))
+    return _op.cast_storage(self, stype=stype)
+
+
+NDArray.tostype = _tostype
 
 
 def _reshape_like(self, *args, **kwargs):
@@ -345,7 +359,11 @@ NDArray.slice_assign = _slice_assign
 
 # ----------------------------------------------------------------------------- creation
 def array(source_array, ctx=None, dtype=None):
-    """Create an NDArray from any object numpy can turn into an array (or an NDArray)."""
+    """Create an NDArray from any object numpy can turn into an array (or an NDArray); a
+    sparse NDArray or a scipy.sparse csr_matrix gives a sparse array."""
+    if _is_sparse_source(source_array):
+        from . import sparse
+        return sparse.array(source_array, ctx=ctx, dtype=dtype)
     if isinstance(source_array, NDArray):
         dt = source_array.dtype if dtype is None else dtype
         return source_array.as_in_context(_ctx_or_default(ctx)).astype(dt)
@@ -355,8 +373,17 @@ def array(source_array, ctx=None, dtype=None):
     return _ffi.array_from_numpy(np_arr, ctx.device_typeid, ctx.device_id, dtype_flag(np_arr.dtype))
 
 
-def empty(shape, ctx=None, dtype=None):
-    """An uninitialised array."""
+def _is_sparse_source(src):
+    if isinstance(src, NDArray):
+        return src._stype > 0
+    return type(src).__module__.startswith("scipy.sparse") and getattr(src, "format", "") == "csr"
+
+
+def empty(shape, ctx=None, dtype=None, stype=None):
+    """An uninitialised array (stype 'row_sparse' or 'csr': a sparse array of zeros)."""
+    if stype not in (None, "default"):
+        from . import sparse
+        return sparse.empty(stype, shape, ctx=ctx, dtype=dtype)
     return _new_empty(shape, ctx, dtype)
 
 
@@ -365,10 +392,11 @@ def _shape_tuple(shape):
 
 
 def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
-    """An array of zeros (`stype` 'default' or None: sparse storage is not available yet)."""
+    """An array of zeros; stype 'row_sparse' or 'csr' gives a sparse array (no stored
+    element)."""
     if stype not in (None, "default"):
-        raise MXNetError("zeros: argument stype expected 'default', given %r (sparse storage "
-                         "'row_sparse'/'csr' is not available yet)" % (stype,))
+        from . import sparse
+        return sparse.zeros(stype, shape, ctx=ctx, dtype=dtype, **kwargs)
     return _internal._zeros(shape=_shape_tuple(shape), ctx=_ctx_or_default(ctx),
                             dtype=np.dtype(dtype or np.float32).name, **kwargs)
 

@@ -16,5 +16,7 @@ random._internal = _internal
 for _name in _symbol_mod.__all__:
     setattr(_this, _name, getattr(_symbol_mod, _name))
 op.__all__ = sorted(n for n in dir(op) if not n.startswith("_"))
+from . import sparse  # noqa: E402
+sparse._populate(_this, _internal)
 
-__all__ = op.__all__ + _symbol_mod.__all__ + ["contrib", "linalg", "random", "image"]
+__all__ = op.__all__ + _symbol_mod.__all__ + ["contrib", "linalg", "random", "image", "sparse"]

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "operator/optimizer/lazy_update.h"
 #include "operator/optimizer/update_common.h"
 
 namespace mxnet {
@@ -417,7 +418,7 @@ const char kAdamWDoc[] =
     "update is skipped. mean and var are updated in place.";
 
 const bool kRegistered [[maybe_unused]] = [] {
-  RegisterUpdate<AdamParam>({"adam_update",
+  WithLazyUpdate(RegisterUpdate<AdamParam>({"adam_update",
                              "Update function for Adam:\n\n"
                              "    grad = clip(rescale_grad * grad + wd * weight)\n"
                              "    mean = beta1 * mean + (1 - beta1) * grad\n"
@@ -426,7 +427,7 @@ const bool kRegistered [[maybe_unused]] = [] {
                              "mean and var are updated in place.",
                              {"weight", "grad", "mean", "var"}, {2, 3}, nullptr, nullptr,
                              UpdateCompute<AdamParam, AdamKernel>})
-      .add_alias("_sparse_adam_update");
+      .add_alias("_sparse_adam_update"));
   RegisterUpdate<AdamWParam>({"_adamw_update", kAdamWDoc,
                               {"weight", "grad", "mean", "var", "rescale_grad"}, {2, 3},
                               SharedShapeOfFirst(4), SharedTypeOfFirst(4),

@@ -1,6 +1,7 @@
 // Update operators with per-coordinate learning rates: rmsprop_update (Tieleman & Hinton),
 // rmspropalex_update (Graves), ftrl_update, ftml_update and _sparse_adagrad_update (AdaGrad;
 // only dense storage exists here, so it takes dense arrays).
+#include "operator/optimizer/lazy_update.h"
 #include "operator/optimizer/update_common.h"
 
 namespace mxnet {
@@ -287,7 +288,7 @@ const bool kRegistered [[maybe_unused]] = [] {
        "d, v and z are updated in place.",
        {"weight", "grad", "d", "v", "z"}, {2, 3, 4}, nullptr, nullptr,
        UpdateCompute<FTMLParam, FtmlKernel>});
-  RegisterUpdate<AdagradParam>(
+  WithLazyUpdate(RegisterUpdate<AdagradParam>(
       {"_sparse_adagrad_update",
        "Update function for AdaGrad:\n\n"
        "    grad = clip(rescale_grad * grad)\n"
@@ -295,7 +296,7 @@ const bool kRegistered [[maybe_unused]] = [] {
        "    weight = weight - lr * grad / sqrt(history + epsilon)\n\n"
        "history is updated in place; wd must be 0.",
        {"weight", "grad", "history"}, {2}, AdagradShape, nullptr,
-       UpdateCompute<AdagradParam, AdagradKernel>});
+       UpdateCompute<AdagradParam, AdagradKernel>}));
   return true;
 }();
 

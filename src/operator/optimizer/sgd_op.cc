@@ -1,6 +1,7 @@
 // SGD-family update operators: sgd_update, sgd_mom_update, their mixed-precision forms
 // mp_sgd_update and mp_sgd_mom_update (float16 weight, float32 master copy weight32),
 // nag_mom_update, mp_nag_mom_update, signsgd_update and signum_update.
+#include "operator/optimizer/lazy_update.h"
 #include "operator/optimizer/sgd_step.h"
 
 namespace mxnet {
@@ -239,22 +240,22 @@ struct SignumKernel {
 
 // ---------------------------------------------------------------- registration
 const bool kRegistered [[maybe_unused]] = [] {
-  RegisterUpdate<SGDParam>({"sgd_update",
+  WithLazyUpdate(RegisterUpdate<SGDParam>({"sgd_update",
                             "Update function for Stochastic Gradient Descent (SGD):\n\n"
                             "    weight = weight - lr * (rescale_grad * grad + wd * weight)\n\n"
                             "with the rescaled gradient clipped to [-clip_gradient, "
                             "clip_gradient] when clip_gradient >= 0.",
                             {"weight", "grad"}, {}, nullptr, nullptr,
                             UpdateCompute<SGDParam, SgdKernel>})
-      .add_alias("_sparse_sgd_update");
-  RegisterUpdate<SGDMomParam>({"sgd_mom_update",
+      .add_alias("_sparse_sgd_update"));
+  WithLazyUpdate(RegisterUpdate<SGDMomParam>({"sgd_mom_update",
                                "Momentum update for Stochastic Gradient Descent (SGD):\n\n"
                                "    mom = momentum * mom - lr * (rescale_grad * grad + wd * "
                                "weight)\n    weight = weight + mom\n\n"
                                "mom is updated in place.",
                                {"weight", "grad", "mom"}, {2}, nullptr, nullptr,
                                UpdateCompute<SGDMomParam, SgdMomKernel<SGDMomParam>>})
-      .add_alias("_sparse_sgd_mom_update");
+      .add_alias("_sparse_sgd_mom_update"));
   RegisterUpdate<SGDParam>({"mp_sgd_update",
                             "Updater function for multi-precision SGD: as sgd_update, "
                             "computed in float32 on weight32 (updated in place); weight gets "

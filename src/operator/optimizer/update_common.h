@@ -160,8 +160,8 @@ void UpdateCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<T
       "gradient clipping is turned off: grad = max(min(grad, clip_gradient), -clip_gradient).")
 #define MXNET_UPDATE_FIELD_LAZY                                                              \
   DMLC_DECLARE_FIELD(lazy_update).set_default(true).describe(                                \
-      "If true, lazy updates are applied when the gradient is row_sparse (only dense storage " \
-      "exists here, so it has no effect).")
+      "If true, a row_sparse gradient updates only the rows it holds (weight and states); "  \
+      "false updates every row as for a dense gradient.")
 
 /*! \brief A tuple of floats argument (lrs, wds): "(0.1, 0.2)", "[0.1]", "0.1". */
 struct FloatTuple {

@@ -4,27 +4,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "operator/tensor/dot_param.h"
 #include "operator/tensor/linalg.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
 
-struct DotParam : public dmlc::Parameter<DotParam> {
-  bool transpose_a;
-  bool transpose_b;
-  int forward_stype;
-  DMLC_DECLARE_PARAMETER(DotParam) {
-    DMLC_DECLARE_FIELD(transpose_a).set_default(false)
-        .describe("If true then transpose the first input before dot.");
-    DMLC_DECLARE_FIELD(transpose_b).set_default(false)
-        .describe("If true then transpose the second input before dot.");
-    DMLC_DECLARE_FIELD(forward_stype)
-        .add_enum("None", -1).add_enum("default", 0).add_enum("row_sparse", 1).add_enum("csr", 2)
-        .set_default(-1)
-        .describe("The desired storage type of the forward output given by user (only dense "
-                  "storage exists here, so it is accepted and ignored).");
-  }
-};
 DMLC_REGISTER_PARAMETER(DotParam);
 
 namespace {
@@ -386,6 +372,8 @@ axis (columns its last axis) and transposes it.
     .set_attr<FInferType>("FInferType", RealType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", DotForward)
+    .set_attr<FInferStorageType>("FInferStorageType", DotStorage)
+    .set_attr<FComputeEx>("FComputeEx<cpu>", DotCsrCompute)
     .set_attr<FGradient>("FGradient", DotGrad);
 
 NNVM_REGISTER_OP(_backward_dot)

@@ -2,6 +2,7 @@
 // broadcast_to/like/axis family, with gradients built from other registered operators.
 #include "operator/tensor/broadcast_kernel.h"
 #include "operator/tensor/elemwise_functors.h"
+#include "operator/tensor/sparse_ops.h"
 #include "operator/tensor/strided_copy.h"
 
 namespace mxnet {
@@ -125,6 +126,13 @@ nnvm::Op& RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broad
                                 [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {1, 0}}; });
   FCompute fcompute = BinaryBroadcastCompute<Op>;
   reg.set_attr<FCompute>("FCompute<cpu>", fcompute);
+  if (!broadcast && kIsSub) SetSparseElemwiseAttrs(reg, SparseBinaryKind::kSub);
+  if (!broadcast && std::is_same<Op, struct mshadow_op::plus>::value) {
+    SetSparseElemwiseAttrs(reg, SparseBinaryKind::kAdd);
+  }
+  if (!broadcast && std::is_same<Op, struct mshadow_op::mul>::value) {
+    SetSparseElemwiseAttrs(reg, SparseBinaryKind::kMul);
+  }
   if (grad != nullptr) {
     reg.set_attr<FGradient>("FGradient", grad);
   } else {

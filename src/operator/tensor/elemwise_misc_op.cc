@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "operator/tensor/elemwise_unary_kernel.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -225,7 +226,7 @@ std::vector<NodeEntry> CastLikeGrad(const ObjectPtr& n, const std::vector<NodeEn
 std::vector<std::pair<int, int>> InplaceFirst(const NodeAttrs&) { return {{0, 0}}; }
 
 const bool reg_misc_ops_ [[maybe_unused]] = [] {
-  nnvm::Op::Register("add_n")
+  SetSparseAddNAttrs(nnvm::Op::Register("add_n")
       .describe("Adds all input arguments element-wise; all inputs have the same shape and "
                 "dtype.")
       .set_num_inputs([](const NodeAttrs& attrs) {
@@ -244,7 +245,7 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .set_attr<FGradient>("FGradient", AddNGrad)
       .add_alias("ElementWiseSum")
       .add_alias("_sparse_ElementWiseSum")
-      .add_alias("_sparse_add_n");
+      .add_alias("_sparse_add_n"));
 
   nnvm::Op::Register("clip")
       .describe("Clips (limits) the values in an array: elements below a_min become a_min and "

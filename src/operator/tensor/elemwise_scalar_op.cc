@@ -5,6 +5,7 @@
 
 #include "operator/tensor/elemwise_functors.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -119,6 +120,7 @@ bool RegisterScalar(const char* name, const char* alias, const char* doc, FCompu
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", fcompute)
       .add_alias(alias);
+  SetZeroPreservingAttrs(reg);
   if (grad != nullptr) {
     reg.set_attr<FGradient>("FGradient", grad);
   } else {

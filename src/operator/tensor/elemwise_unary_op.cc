@@ -5,6 +5,7 @@
 
 #include "operator/tensor/elemwise_unary_functors.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -190,6 +191,7 @@ nnvm::Op& RegisterUnary(const char* name, const char* doc, FCompute fcompute, bo
       .set_attr<FInferType>("FInferType", with_bool ? ElemwiseType : NumericElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceInOut)
       .set_attr<FCompute>("FCompute<cpu>", fcompute);
+  SetZeroPreservingAttrs(reg);
   if (grad != nullptr) {
     reg.set_attr<FGradient>("FGradient", grad);
   } else if (!no_grad_is_error) {

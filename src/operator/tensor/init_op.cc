@@ -13,6 +13,7 @@
 #include "common/np_shape.h"
 #include "operator/tuple_args.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -349,8 +350,9 @@ const bool reg_init_ops_ [[maybe_unused]] = [] {
   RegisterInit("_linspace", "Returns num evenly spaced values from start to stop (see endpoint).",
                LinspaceParam::__FIELDS__(), ParamParser<LinspaceParam>, LinspaceShape,
                InitType<LinspaceParam>, LinspaceCompute);
-  RegisterLike("zeros_like", "Returns an array of zeros with the shape and dtype of the input.",
-               FillConstCompute<0>);
+  SetSparseZerosLikeAttrs(
+      RegisterLike("zeros_like", "Returns an array of zeros with the shape and dtype of the input.",
+                   FillConstCompute<0>));
   RegisterLike("ones_like", "Returns an array of ones with the shape and dtype of the input.",
                FillConstCompute<1>);
   return true;

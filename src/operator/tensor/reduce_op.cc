@@ -5,6 +5,7 @@
 
 #include "operator/tensor/broadcast_kernel.h"
 #include "operator/tensor/reduce_kernel.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -130,6 +131,47 @@ void ReduceAxesForward(const NodeAttrs& attrs, const OpContext& ctx, const std::
   ReduceAxesCompute(ctx, kKind, in[0], mask, req[0], out[0]);
 }
 
+// _square_sum: the squares (in the input's dtype) summed over the axes.
+void SquareSumForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  std::vector<char> buf(in[0].Size() * DTypeSize(in[0].type_flag_));
+  TBlob sq(buf.data(), in[0].shape_, in[0].type_flag_, in[0].ctx);
+  MXNET_TYPE_SWITCH(in[0].type_flag_, DType, {
+    const DType* x = in[0].dptr<DType>();
+    DType* y = sq.dptr<DType>();
+    for (size_t i = 0, n = in[0].Size(); i < n; ++i) y[i] = DType(x[i] * x[i]);
+  });
+  ReduceAxesForward<ReduceKind::kSum>(attrs, ctx, {sq}, req, out);
+}
+
+// A row_sparse input summed over axis 1 with keepdims stays row_sparse (one value per stored
+// row); other sparse cases run the dense kernel on a dense copy.
+bool SquareSumStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
+                      std::vector<int>* out) {
+  const auto& p = Param<ReduceAxesParam>(attrs);
+  const bool rows = p.axis.has_value() && p.axis.value().ndim() == 1 &&
+                    p.axis.value()[0] == 1 && p.keepdims && !p.exclude;
+  if ((*in)[0] == kDefaultStorage) {
+    (*out)[0] = kDefaultStorage;
+    *mode = DispatchMode::kFCompute;
+  } else if ((*in)[0] == kRowSparseStorage && rows) {
+    (*out)[0] = kRowSparseStorage;
+    *mode = DispatchMode::kFComputeEx;
+  } else {
+    *mode = DispatchMode::kFComputeFallback;
+  }
+  return true;
+}
+
+void SquareSumRowsCompute(const NodeAttrs& attrs, const OpContext&,
+                          const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                          const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  CHECK_NE(req[0], kAddTo) << "Operator " << attrs.op->name
+                           << ": req 'add' is not supported for a row_sparse output";
+  SquareSumRowSparse(in[0], out[0]);
+}
+
 void NormForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const auto& p = Param<NormParam>(attrs);
@@ -162,6 +204,11 @@ NodeEntry Bin(const char* op, const ObjectPtr& n, NodeEntry a, NodeEntry b) {
 
 std::vector<NodeEntry> SumGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   return {Expand(n, og[0])};
+}
+// d sum(x^2) / d x = 2 x.
+std::vector<NodeEntry> SquareSumGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  NodeEntry g = Bin("broadcast_mul", n, Expand(n, og[0]), n->inputs[0]);
+  return {MakeNode("_mul_scalar", GradName(n), {g}, {{"scalar", "2"}})};
 }
 std::vector<NodeEntry> MeanGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   return {Expand(n, og[0], true)};
@@ -358,6 +405,13 @@ const bool kRegistered [[maybe_unused]] = [] {
   RegisterReduce("nansum",
                  "Computes the sum of array elements over the given axes, treating NaN as 0.",
                  ReduceAxesForward<ReduceKind::kNanSum>, ReduceAxesShape<false>, NanSumGrad);
+  RegisterReduce("_square_sum",
+                 "Computes the square sum of array elements over a given axis: sum(x * x). A "
+                 "row_sparse input summed over axis=1 with keepdims=True gives a row_sparse "
+                 "result (one value per stored row).",
+                 SquareSumForward, ReduceAxesShape<false>, SquareSumGrad)
+      .set_attr<FInferStorageType>("FInferStorageType", SquareSumStorage)
+      .set_attr<FComputeEx>("FComputeEx<cpu>", SquareSumRowsCompute);
   RegisterReduce("nanprod",
                  "Computes the product of array elements over the given axes, treating NaN as 1.",
                  ReduceAxesForward<ReduceKind::kNanProd>, ReduceAxesShape<false>, NanProdGrad);

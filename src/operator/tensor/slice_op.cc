@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "operator/tensor/matrix_op_common.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -149,6 +150,34 @@ void SliceCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TB
               req[0]);
 }
 
+// A csr array slices into a csr array when every step is 1 (rows, and columns when given).
+bool SliceStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
+                  std::vector<int>* out) {
+  const SliceParam& p = Param<SliceParam>(attrs);
+  bool unit_steps = true;
+  for (int i = 0; i < p.step.ndim(); ++i) {
+    unit_steps = unit_steps && (!p.step[i].has_value() || p.step[i].value() == 1);
+  }
+  if ((*in)[0] == kCSRStorage && unit_steps) {
+    (*out)[0] = kCSRStorage;
+    *mode = DispatchMode::kFComputeEx;
+  } else if ((*in)[0] == kDefaultStorage) {
+    (*out)[0] = kDefaultStorage;
+    *mode = DispatchMode::kFCompute;
+  } else {
+    *mode = DispatchMode::kFComputeFallback;
+  }
+  return true;
+}
+
+void SliceCsrCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
+                     const std::vector<OpReqType>& req, const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  CHECK_NE(req[0], kAddTo) << "Operator slice: req 'add' is not supported for a csr output";
+  SliceRegion r = RegionOf<SliceParam>(attrs, in[0].shape());
+  SliceCsr(in[0], out[0], r.begin[0], r.begin.size() > 1 ? r.begin[1] : 0);
+}
+
 std::unordered_map<std::string, std::string> RegionDict(const NodeAttrs& attrs) {
   std::unordered_map<std::string, std::string> d;
   for (const char* k : {"begin", "end", "step"}) {
@@ -266,6 +295,8 @@ NNVM_REGISTER_OP(slice)
     .set_attr<FInferShape>("FInferShape", SliceShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FCompute>("FCompute<cpu>", SliceCompute)
+    .set_attr<FInferStorageType>("FInferStorageType", SliceStorage)
+    .set_attr<FComputeEx>("FComputeEx<cpu>", SliceCsrCompute)
     .set_attr<FGradient>("FGradient", SliceGrad);
 
 NNVM_REGISTER_OP(_slice_grad)

@@ -122,8 +122,8 @@ def test_random_data_helpers_shapes_and_ranges():
         assert 0 <= x < 4 and 10 <= y < 12
     arr = tu.rand_ndarray((3, 4), dtype=np.float64)
     assert arr.shape == (3, 4) and arr.dtype == np.float64 and arr.context == mx.cpu()
-    with pytest.raises(mx.MXNetError, match="sparse"):
-        tu.rand_ndarray((3, 4), stype="csr")
+    csr = tu.rand_ndarray((3, 4), stype="csr", density=0.5)
+    assert csr.stype == "csr" and csr.shape == (3, 4)
 
 
 def test_np_reduce_and_collapse_sum_like():
