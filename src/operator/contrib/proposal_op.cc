@@ -142,9 +142,6 @@ void ProposeImage(const ProposalParam& p, const std::vector<Box>& cell, const fl
   const float im_h = info[0], im_w = info[1], stride = static_cast<float>(p.feature_stride);
   const index_t real_h = static_cast<index_t>(im_h / stride);
   const index_t real_w = static_cast<index_t>(im_w / stride);
-  CHECK(real_h <= H && real_w <= W)
-      << "Operator _contrib_Proposal: im_info " << im_h << " x " << im_w << " at feature_stride "
-      << p.feature_stride << " expected within the feature map " << H << " x " << W;
   const float min_size = p.rpn_min_size * info[2];
   // Position-major (h, w, anchor), the order the stable sort breaks ties in.
   std::vector<Box> boxes(count);
@@ -233,6 +230,15 @@ void ProposalForward(const NodeAttrs& attrs, const OpContext&, const std::vector
   const float* info = in[2].dptr<float>();
   float* rois = out[0].dptr<float>();
   float* scores = out[1].dptr<float>();
+  // Checked before the parallel loop (an exception must not leave an OpenMP region).
+  for (index_t n = 0; n < N; ++n) {
+    const float im_h = info[n * 3], im_w = info[n * 3 + 1];
+    CHECK(static_cast<index_t>(im_h / p.feature_stride) <= H &&
+          static_cast<index_t>(im_w / p.feature_stride) <= W)
+        << "Operator " << attrs.op->name << ": im_info of image " << n << " (" << im_h << " x "
+        << im_w << " at feature_stride " << p.feature_stride << ") expected within the feature "
+        << "map " << H << " x " << W << " times feature_stride";
+  }
   // Images are independent; each one's NMS is quadratic, so a batch of 2 is worth threads.
   LoopMaybeParallel(N > 1, N, [&](index_t n) {
     ProposeImage(p, cell, cls + (n * 2 + 1) * A * H * W, deltas + n * 4 * A * H * W, info + n * 3,

@@ -80,3 +80,10 @@ def test_errors_name_the_operator():
     with pytest.raises(MXNetError, match='MultiProposal.*cls_prob.*channels'):
         mx.nd.contrib.MultiProposal(cls, bbox, info, feature_stride=16, scales=(2,),
                                     ratios=(1,)).wait_to_read()
+
+
+def test_image_larger_than_the_feature_map_is_an_error():
+    cls, bbox, info = inputs()
+    info[1, 0] = 16 * 8 + 16  # 9 rows of stride 16 > 7
+    with pytest.raises(MXNetError, match='MultiProposal.*im_info of image 1'):
+        mx.nd.contrib.MultiProposal(cls, bbox, info, **KW).wait_to_read()
