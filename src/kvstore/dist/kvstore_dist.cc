@@ -144,6 +144,10 @@ void CompleteOp(const CallbackOnComplete& cb, const std::string& error) {
   }
 }
 
+constexpr const char* kP3UpdaterInstead =
+    "run the optimizer on the servers (set_optimizer, Trainer(update_on_kvstore=True)) or "
+    "update on the workers with the pulled sum (MXNET_UPDATE_ON_KVSTORE=0)";
+
 class KVStoreDist : public KVStoreLocal {
  public:
   KVStoreDist(bool use_device_comm, bool p3)
@@ -244,17 +248,17 @@ class KVStoreDist : public KVStoreLocal {
   }
 
   void set_updater(const Updater& updater) override {
-    CheckNotP3Worker("an updater in the worker (_set_updater)");
+    CheckNotP3Worker("an updater in the worker (_set_updater)", kP3UpdaterInstead);
     KVStoreLocal::set_updater(updater);
   }
   void set_updater(const StrUpdater& updater) override {
-    CheckNotP3Worker("an updater in the worker (_set_updater)");
+    CheckNotP3Worker("an updater in the worker (_set_updater)", kP3UpdaterInstead);
     KVStoreLocal::set_updater(updater);
   }
 
   void SetGradientCompression(
       const std::vector<std::pair<std::string, std::string>>& kwargs) override {
-    CheckNotP3Worker("gradient compression");
+    CheckNotP3Worker("gradient compression", "use 'dist_sync' to compress gradients");
     KVStoreLocal::SetGradientCompression(kwargs);
     if (IsWorkerNode() && get_rank() == 0) {
       SendCommandToServers(static_cast<int>(Command::kSetGradientCompression), gc_->EncodeParams());
@@ -354,11 +358,10 @@ class KVStoreDist : public KVStoreLocal {
   }
 
  private:
-  void CheckNotP3Worker(const char* what) const {
+  void CheckNotP3Worker(const char* what, const char* instead) const {
     if (!p3_ || !IsWorkerNode()) return;
     LOG(FATAL) << "NotImplementedError: KVStore('dist_p3') does not support " << what
-               << ", as in MXNet 1.9.1; the optimizer runs on the servers (set_optimizer), or "
-                  "set MXNET_UPDATE_ON_KVSTORE=0 to update on the workers";
+               << ", as in MXNet 1.9.1; " << instead;
   }
 
   // Send one part of a push or pull: dist_p3 queues it by priority, the others send
