@@ -517,6 +517,35 @@ def test_dist_p3_slices_keys_and_sums_like_dist_sync(tmp_path):
     assert 'worker 0 done' in out and 'worker 1 done' in out
 
 
+def test_dist_p3_sends_the_higher_priority_key_first(tmp_path):
+    # One slice request in flight: key 1 (priority 0, one slice) is issued after key 0
+    # (priority -10, 40 slices), yet its push and pull pass key 0's waiting slices. Sent in
+    # order of issue, key 0's pull (issued first, once its push is done) would finish first.
+    out = run_ok(tmp_path, """
+        import threading, time
+        kv = mx.kv.create('dist_p3')
+        kv.init([0, 1], [mx.nd.zeros((4000,)), mx.nd.zeros((50,))])
+        for step in range(2):
+            kv._barrier()
+            kv.push(0, mx.nd.ones((4000,)) * (kv.rank + 1), priority=-10)
+            kv.push(1, mx.nd.ones((50,)) * (kv.rank + 1), priority=0)
+            a, b = mx.nd.zeros((4000,)), mx.nd.zeros((50,))
+            kv.pull(0, out=a, priority=-10)
+            kv.pull(1, out=b, priority=0)
+            done = {}
+            t = threading.Thread(target=lambda: (a.wait_to_read(),
+                                                 done.setdefault('a', time.perf_counter())))
+            t.start()
+            b.wait_to_read()
+            done['b'] = time.perf_counter()
+            t.join()
+            assert np.all(a.asnumpy() == 3) and np.all(b.asnumpy() == 3)
+            assert done['b'] < done['a'], done
+        print('worker %d done' % kv.rank)
+    """, MXNET_KVSTORE_SLICE_THRESHOLD=100, DMLC_PS_WATER_MARK=1)
+    assert 'worker 0 done' in out and 'worker 1 done' in out
+
+
 def test_resend_completes_a_job_whose_nodes_drop_messages(tmp_path):
     # Every node drops 15% of what it receives (PS_DROP_MSG, as ps-lite's): without
     # PS_RESEND the job would stall; with it every push, pull and barrier completes.
