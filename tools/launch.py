@@ -7,14 +7,18 @@ running COMMAND with the DMLC_* variables of its role set, either as local proce
 output of each process is forwarded with its role and index as prefix; when a process
 fails (or on Ctrl-C) every other process of the job is ended and the launcher exits with
 the failing status. --launcher mpi runs one mpirun for the servers and one for the workers
-(MPI's hostfile); sge and yarn are refused.
+(MPI's hostfile); --launcher sge submits one qsub array job of all servers and workers, and
+--launcher yarn one YARN application through dmlc-core's dmlc-yarn.jar (`hadoop jar`), as
+MXNet's dmlc tracker does; the scheduler runs here.
 
     python tools/launch.py -n 2 -s 2 --launcher local python train.py --kvstore dist_sync
 """
 import argparse
 import os
+import re
 import secrets
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -46,7 +50,30 @@ def parse_args(argv=None):
                         help='NAME (its value here) or NAME:VALUE passed to every process '
                              '(the local launcher passes the whole environment anyway)')
     parser.add_argument('--p3', action='store_true', default=False,
-                        help='MXNet\'s P3 mode (DMLC_PS_VAN_TYPE=p3); not supported here')
+                        help='P3 distributed training (kvstore dist_p3): sets '
+                             'DMLC_PS_WATER_MARK=10 (and DMLC_PS_VAN_TYPE=p3) for every node')
+    # dmlc tracker's options of the sge and yarn launchers (MXNet's launch.py hands them on)
+    parser.add_argument('--jobname', type=str, help='sge/yarn: the job name')
+    parser.add_argument('--queue', type=str, default='default', help='sge/yarn: the queue')
+    parser.add_argument('--host-ip', type=str,
+                        help='sge/yarn: the address the nodes reach the scheduler (this '
+                             'machine) at (default: this machine\'s outward address)')
+    parser.add_argument('--vcores', type=int, default=1, help='sge: cores per task (-pe orte)')
+    parser.add_argument('--sge-log-dir', type=str,
+                        help='sge: where tasks write their output (default JOBNAME.log)')
+    parser.add_argument('--worker-cores', type=int, default=1, help='yarn: cores per worker')
+    parser.add_argument('--server-cores', type=int, default=1, help='yarn: cores per server')
+    parser.add_argument('--worker-memory', type=str, default='1g',
+                        help='yarn: memory per worker (e.g. 1g, 512m)')
+    parser.add_argument('--server-memory', type=str, default='1g',
+                        help='yarn: memory per server (e.g. 1g, 512m)')
+    parser.add_argument('--hdfs-tempdir', type=str, default='/tmp',
+                        help='yarn: HDFS directory for the job\'s files')
+    parser.add_argument('--yarn-app-dir', type=str, default=os.environ.get('DMLC_YARN_APP_DIR'),
+                        help='yarn: directory holding dmlc-core\'s dmlc-yarn.jar '
+                             '(default $DMLC_YARN_APP_DIR)')
+    parser.add_argument('--files', action='append', default=[],
+                        help='yarn: more files to ship to the containers')
     parser.add_argument('command', nargs='+', help='command for launching the program')
     args, unknown = parser.parse_known_args(argv)
     args.command += unknown
@@ -111,6 +138,8 @@ def node_envs(args, root_uri, root_port):
               'DMLC_NUM_SERVER': str(args.num_servers),
               'DMLC_NUM_WORKER': str(args.num_workers)}
     common['DMLC_PS_SECRET'] = os.environ.get('DMLC_PS_SECRET') or secrets.token_hex(16)
+    if args.p3:  # MXNet's launch.py --p3 (the store type is chosen by kvstore='dist_p3')
+        common.update(DMLC_PS_VAN_TYPE='p3', DMLC_PS_WATER_MARK='10')
     common.update(_pairs(args.env, '--env'))
     nodes = [('scheduler', dict(common, DMLC_ROLE='scheduler'))]
     for i in range(args.num_servers):
@@ -135,11 +164,11 @@ def ssh_command(host, port, env, command, workdir=None):
 
 def plan(args):
     """[(name, argv, env or None for 'inherit', extra env)] of every process of the job."""
-    if args.launcher in ('sge', 'yarn'):
-        raise NotImplementedError('--launcher %s is not supported by this launch.py; use local, '
-                                  'ssh or mpi' % args.launcher)
-    if args.p3:
-        raise NotImplementedError('--p3 (dist_p3) is not supported by this build')
+    if args.launcher == 'sge':
+        require_tool('qsub', 'Sun Grid Engine')
+        return plan_sge(args)
+    if args.launcher == 'yarn':
+        return plan_yarn(args, hadoop_binary())
     if args.launcher == 'local':
         root_uri = '127.0.0.1'
         return root_uri, [(name, args.command, env)
@@ -194,6 +223,109 @@ def plan_mpi(args, flavour=None):
         procs.append(('%ss' % role, mpi_command(count, args.hostfile, env, args.command,
                                                  flavour), {}))
     return root_uri, procs
+
+
+def require_tool(name, what):
+    if shutil.which(name) is None:
+        raise RuntimeError('--launcher needs %s (%s) on PATH; it is not found here' % (name, what))
+
+
+def cluster_root(args):
+    """The scheduler's address for nodes on a cluster (sge/yarn) and its env per role."""
+    root_uri = args.host_ip or local_ip('10.255.255.255')
+    return root_uri, node_envs(args, root_uri, free_port())
+
+
+def plan_sge(args):
+    """As dmlc tracker's sge.py: the scheduler here and one qsub array job of S + N tasks;
+    its run script makes tasks 1..S servers and the others workers."""
+    jobname = args.jobname or 'dmlc%d.%s' % (args.num_workers,
+                                             os.path.basename(args.command[0]))
+    logdir = os.path.abspath(args.sge_log_dir or jobname + '.log')
+    if os.path.exists(logdir) and not os.path.isdir(logdir):
+        raise ValueError('--sge-log-dir %s is not a directory' % logdir)
+    os.makedirs(logdir, exist_ok=True)
+    script = os.path.join(logdir, 'rundmlc.sh')
+    s = args.num_servers
+    with open(script, 'w') as f:
+        f.write('#!/bin/bash\n'
+                '[ -f ~/.bashrc ] && source ~/.bashrc\n'
+                'export DMLC_TASK_ID=${SGE_TASK_ID}\n'
+                'export DMLC_JOB_CLUSTER=sge\n'
+                'if [ "${SGE_TASK_ID}" -le %d ]; then\n'
+                '  export DMLC_ROLE=server DMLC_SERVER_ID=$((SGE_TASK_ID - 1))\n'
+                'else\n'
+                '  export DMLC_ROLE=worker DMLC_WORKER_ID=$((SGE_TASK_ID - %d))\n'
+                'fi\n'
+                'exec "$@"\n' % (s, s + 1))
+    os.chmod(script, 0o755)
+    root_uri, nodes = cluster_root(args)
+    env = {k: v for k, v in nodes[1][1].items()
+           if k not in ('DMLC_ROLE', 'DMLC_SERVER_ID')}  # the run script sets these
+    env['PATH'] = os.environ.get('PATH', '') + ':.'
+    for k, v in env.items():
+        if ',' in v:
+            raise ValueError('--launcher sge passes variables with qsub -v, which cannot carry '
+                             'a comma: %s=%r' % (k, v))
+    argv = ['qsub', '-cwd', '-t', '1-%d' % (args.num_workers + s), '-S', '/bin/bash']
+    if args.queue != 'default':
+        argv += ['-q', args.queue]
+    argv += ['-N', jobname, '-e', logdir, '-o', logdir, '-pe', 'orte', str(args.vcores),
+             '-v', ','.join('%s=%s' % kv for kv in sorted(env.items())), script]
+    argv += list(args.command)
+    return root_uri, [(nodes[0][0], args.command, nodes[0][1]), ('qsub', argv, {})]
+
+
+def memory_mb(text):
+    """'1g' / '512m' / '2048' (MB) as MB, as dmlc tracker reads --worker-memory."""
+    m = re.fullmatch(r'(\d+)\s*([gGmM]?)[bB]?', text.strip())
+    if not m:
+        raise ValueError('memory must look like 1g or 512m, given %r' % text)
+    return int(m.group(1)) * (1024 if m.group(2).lower() == 'g' else 1)
+
+
+def hadoop_binary():
+    home = os.environ.get('HADOOP_HOME')
+    path = os.path.join(home, 'bin', 'hadoop') if home else shutil.which('hadoop')
+    if not path or not os.path.exists(path):
+        raise RuntimeError('--launcher yarn needs Hadoop 2 or later: set HADOOP_HOME or put '
+                           'hadoop on PATH (neither is found here)')
+    return path
+
+
+def plan_yarn(args, hadoop):
+    """As dmlc tracker's yarn.py: the scheduler here, and dmlc-core's YARN client (run with
+    `hadoop jar`) starting S server and N worker containers; files of the command that
+    exist here are shipped and named by their base name."""
+    jar = os.path.join(args.yarn_app_dir or '', 'dmlc-yarn.jar')
+    if not args.yarn_app_dir or not os.path.exists(jar):
+        raise RuntimeError('--launcher yarn needs dmlc-core\'s dmlc-yarn.jar (built from '
+                           'dmlc-core/tracker/yarn): pass its directory with --yarn-app-dir '
+                           'or DMLC_YARN_APP_DIR (looked for %r)' % jar)
+    jobname = args.jobname or 'DMLC[nworker=%d,nsever=%d]:%s' % (
+        args.num_workers, args.num_servers, os.path.basename(args.command[0]))
+    files = [jar] + [os.path.abspath(f) for f in args.files]
+    command = []
+    for word in args.command:
+        if os.path.isfile(word):
+            files.append(os.path.abspath(word))
+            command.append('./' + os.path.basename(word))
+        else:
+            command.append(word)
+    root_uri, nodes = cluster_root(args)
+    env = {k: v for k, v in nodes[1][1].items() if k not in ('DMLC_ROLE', 'DMLC_SERVER_ID')}
+    env.update(DMLC_JOB_CLUSTER='yarn', DMLC_WORKER_CORES=str(args.worker_cores),
+               DMLC_SERVER_CORES=str(args.server_cores),
+               DMLC_WORKER_MEMORY_MB=str(memory_mb(args.worker_memory)),
+               DMLC_SERVER_MEMORY_MB=str(memory_mb(args.server_memory)),
+               DMLC_JOB_ARCHIVES='')
+    argv = [hadoop, 'jar', jar, 'org.apache.hadoop.yarn.dmlc.Client']
+    for f in sorted(set(files)):
+        argv += ['-file', f]
+    argv += ['-jobname', jobname, '-tempdir', args.hdfs_tempdir, '-queue', args.queue]
+    for k, v in sorted(env.items()):
+        argv += ['-env', '%s=%s' % (k, v)]
+    return root_uri, [(nodes[0][0], args.command, nodes[0][1]), ('yarn', argv + command, env)]
 
 
 def sync_dir(hosts, dst):

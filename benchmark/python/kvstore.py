@@ -16,6 +16,8 @@ Cases (float32; the 161 trainable arrays of ResNet-50 v1, 25.5M elements = 102 M
                     framework's own interpreter for every process): each worker pushes every
                     key then pulls every key; GB/s = 2 x model bytes / time, worker 0's
   dist_sync_2bit    the same with 2-bit compression (pushes move 1/16 of the bytes)
+  dist_p3_pushpull  the same job with mx.kv.create('dist_p3') under launch.py --p3 (slices of
+                    MXNET_KVSTORE_SLICE_THRESHOLD=40000 elements, sent by priority -i)
   zmq_raw           raw ZeroMQ (libzmq through ctypes, PUSH -> PULL over tcp 127.0.0.1, one
                     message per array into a preallocated buffer): GB/s = 2 x model bytes /
                     time to send the model there and back, the transport's ceiling here
@@ -94,6 +96,7 @@ def bench(mx, np, cfg, best_of):
     if cfg.get("dist", True):
         measure(out, "dist_sync_pushpull", lambda: dist_job(mx, cfg, None))
         measure(out, "dist_sync_2bit", lambda: dist_job(mx, cfg, "2bit"))
+        measure(out, "dist_p3_pushpull", lambda: dist_job(mx, cfg, None, "dist_p3"))
         measure(out, "zmq_raw", lambda: zmq_raw(np, host, reps))
     return out
 
@@ -159,7 +162,7 @@ import os, sys, time, json, numpy as np, mxnet as mx
 exec(os.environ["BENCH_SHAPES"])
 shapes = resnet50_shapes()
 nbytes = 4 * sum(int(np.prod(s)) for s in shapes)
-kv = mx.kv.create("dist_sync")
+kv = mx.kv.create(os.environ["BENCH_KVTYPE"])
 if os.environ["BENCH_COMPRESSION"] != "none":
     kv.set_gradient_compression({"type": "2bit", "threshold": 0.5})
 rng = np.random.RandomState(kv.rank)
@@ -185,19 +188,21 @@ if kv.rank == 0:
 """
 
 
-def dist_job(mx, cfg, compression):
-    """Run a 2 x 2 dist_sync job of this interpreter's mxnet; worker 0's GB/s."""
+def dist_job(mx, cfg, compression, kv_type="dist_sync"):
+    """Run a 2 x 2 dist_sync (or dist_p3) job of this interpreter's mxnet; worker 0's GB/s."""
     import subprocess, tempfile
     site = os.path.dirname(os.path.dirname(os.path.abspath(mx.__file__)))
     env = dict(os.environ, BENCH_SHAPES=SHAPES_SRC, BENCH_REPEATS=str(cfg["repeats"]),
                BENCH_COMPRESSION=compression or "none", OMP_NUM_THREADS="1",
+               BENCH_KVTYPE=kv_type,
                PYTHONPATH=site + os.pathsep + os.environ.get("PYTHONPATH", ""))
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "worker.py")
         with open(script, "w") as f:
             f.write(DIST_WORKER)
+        p3 = ["--p3"] if kv_type == "dist_p3" else []
         r = subprocess.run([sys.executable, cfg["launch"], "-n", "2", "-s", "2", "--launcher",
-                            "local", sys.executable, script], env=env, capture_output=True,
+                            "local"] + p3 + [sys.executable, script], env=env, capture_output=True,
                            text=True, timeout=600, cwd=tmp)
     for line in r.stdout.splitlines():
         if "@@DIST@@ " in line:
@@ -220,7 +225,7 @@ def bench(numpy, np, cfg, best_of):
 '''
 
 CASES = ['pushpull_local', 'pushpull_device', 'pushpull_2bit', 'quantize_2bit',
-         'dist_sync_pushpull', 'dist_sync_2bit', 'zmq_raw']
+         'dist_sync_pushpull', 'dist_sync_2bit', 'dist_p3_pushpull', 'zmq_raw']
 
 
 def main(argv=None):

@@ -266,6 +266,27 @@ const std::vector<VarInfo>& AllVars() {
       {"PS_CONNECT_TIMEOUT", "float", "300", "",
        "Seconds a node waits for the job's nodes to meet at the scheduler before failing with "
        "an error saying how many arrived."},
+      {"PS_RESEND", "bool", "0", "",
+       "Reliable delivery between the nodes of a distributed job, as ps-lite's: every message "
+       "is numbered and acknowledged by its receiver, one not acknowledged within "
+       "PS_RESEND_TIMEOUT ms is sent again, and receivers drop the duplicates. Set it the same "
+       "on every node."},
+      {"PS_RESEND_TIMEOUT", "float", "1000", "",
+       "With PS_RESEND: milliseconds after which an unacknowledged message is sent again."},
+      {"PS_DROP_MSG", "int", "0", "",
+       "Testing, as ps-lite's: each node drops this percentage of the messages it receives "
+       "(not the registrations), to exercise PS_RESEND; without PS_RESEND a lost request is "
+       "never replaced and the job stalls. Never set it in real jobs."},
+      {"MXNET_KVSTORE_SLICE_THRESHOLD", "int", "40000", "",
+       "dist_p3: the most elements of one slice. A key's array is cut into slices of this "
+       "many elements, given to the servers round-robin, and each slice is pushed and pulled "
+       "as its own message, so that a layer needed sooner (higher priority) can pass the "
+       "slices of the others. Read when a key is initialized."},
+      {"DMLC_PS_WATER_MARK", "int", "10", "",
+       "dist_p3: the most slice requests a worker keeps in flight; the others wait in priority "
+       "order (highest first, in order of issue within a priority). launch.py --p3 sets 10, "
+       "as MXNet's (ps-lite: the bound on outstanding messages). Read when a dist_p3 store is "
+       "created."},
       {"MXNET_KVSTORE_USETREE", "bool", "0", "",
        "MXNet: tree reduction over GPUs for the 'device' KVStore. Read when a 'device' store "
        "is created; this build has no GPU tree reduction, so it has no effect."},

@@ -41,7 +41,7 @@ std::unique_ptr<KVStore> KVStore::Create(const char* type_name) {
   CHECK(tname.rfind("local", 0) == 0 || has("device"))
       << "KVStore.create: unknown type '" << tname << "' (expected 'local', 'device', "
       << "'local_update_cpu', 'local_allreduce_cpu', 'local_allreduce_device', 'nccl' or "
-      << "'dist_sync', 'dist_async', 'dist_sync_device', 'dist_async_device')";
+      << "'dist_sync', 'dist_async', 'dist_sync_device', 'dist_async_device', 'dist_p3')";
   std::unique_ptr<KVStore> kv = kvstore::CreateKVStoreLocal(has("device"));
   kv->type_ = tname;
   return kv;

@@ -181,8 +181,9 @@ def create(name='local'):
     name: 'local' (sum on the CPU; also 'local_update_cpu', 'local_allreduce_cpu'),
     'device' (sum on the pushing devices, gradient compression available; also
     'local_allreduce_device'), or the name of a registered KVStoreBase subclass. 'nccl' needs
-    a build with NCCL. 'dist_sync', 'dist_async', 'dist_sync_device', 'dist_async_device' join
-    the parameter-server job described by the DMLC_* variables (tools/launch.py sets them).
+    a build with NCCL. 'dist_sync', 'dist_async', 'dist_sync_device', 'dist_async_device' and
+    'dist_p3' (sync, arrays sliced and sent by priority) join the parameter-server job
+    described by the DMLC_* variables (tools/launch.py sets them).
     """
     if not isinstance(name, string_types):
         raise TypeError('name must be a string')

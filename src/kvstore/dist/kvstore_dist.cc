@@ -17,6 +17,7 @@
 #include "common/env.h"
 #include "kvstore/dist/message.h"
 #include "kvstore/dist/postoffice.h"
+#include "kvstore/dist/priority_sender.h"
 #include "kvstore/kvstore_local.h"
 
 namespace mxnet {
@@ -49,6 +50,21 @@ KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t big
     add(i, begin, len, cbegin, clen);
     begin += len;
     cbegin += clen;
+  }
+  return layout;
+}
+
+KeyLayout MakeP3KeyLayout(int64_t num_elems, int num_servers, int64_t slice_threshold,
+                          int* next_server) {
+  CHECK_GT(slice_threshold, 0) << "MXNET_KVSTORE_SLICE_THRESHOLD must be at least 1, given "
+                               << slice_threshold;
+  KeyLayout layout;
+  for (int64_t begin = 0; begin < num_elems; begin += slice_threshold) {
+    layout.server.push_back((*next_server)++ % num_servers);
+    layout.begin.push_back(begin);
+    layout.len.push_back(std::min(slice_threshold, num_elems - begin));
+    layout.cbegin.push_back(0);  // dist_p3 has no gradient compression
+    layout.clen.push_back(0);
   }
   return layout;
 }
@@ -128,12 +144,28 @@ void CompleteOp(const CallbackOnComplete& cb, const std::string& error) {
   }
 }
 
+constexpr const char* kP3UpdaterInstead =
+    "run the optimizer on the servers (set_optimizer, Trainer(update_on_kvstore=True)) or "
+    "update on the workers with the pulled sum (MXNET_UPDATE_ON_KVSTORE=0)";
+
 class KVStoreDist : public KVStoreLocal {
  public:
-  explicit KVStoreDist(bool use_device_comm)
-      : KVStoreLocal(use_device_comm), po_(PostOffice::Get()) {
+  KVStoreDist(bool use_device_comm, bool p3)
+      : KVStoreLocal(use_device_comm), po_(PostOffice::Get()), p3_(p3) {
     bigarray_bound_ = env::GetInt("MXNET_KVSTORE_BIGARRAY_BOUND");
     if (!IsWorkerNode()) return;
+    if (p3_) {
+      slice_threshold_ = env::GetInt("MXNET_KVSTORE_SLICE_THRESHOLD");
+      PostOffice* po = po_;
+      sender_ = std::make_shared<PrioritySender>(
+          static_cast<int>(env::GetInt("DMLC_PS_WATER_MARK")), [po](int dest, Message&& m) {
+            try {
+              po->Send(dest, std::move(m));
+            } catch (const dmlc::Error&) {
+              // The job failed: the customer fails the request.
+            }
+          });
+    }
     // One store per worker process: replies and keys are not told apart between stores.
     if (live_workers_.fetch_add(1) != 0) {
       live_workers_.fetch_sub(1);
@@ -149,10 +181,17 @@ class KVStoreDist : public KVStoreLocal {
     }
     owns_slot_ = true;
     std::shared_ptr<Customer> customer = customer_;
-    po_->SetAppHandler([customer](Message&& m) {
-      if (m.head.type == MsgType::kReply) customer->OnReply(m);
+    std::shared_ptr<PrioritySender> sender = sender_;
+    po_->SetAppHandler([customer, sender](Message&& m) {
+      if (m.head.type != MsgType::kReply) return;
+      if (sender) sender->OnReply(m.head.request_id, m.head.part);
+      if (m.head.flags & kFlagReceipt) return;  // a push arrived; its answer comes later
+      customer->OnReply(m);
     });
-    po_->AddFailureListener([customer](const std::string& why) { customer->FailAll(why); });
+    po_->AddFailureListener([customer, sender](const std::string& why) {
+      if (sender) sender->Clear();
+      customer->FailAll(why);
+    });
   }
 
   ~KVStoreDist() override {
@@ -208,8 +247,18 @@ class KVStoreDist : public KVStoreLocal {
     CHECK(error.empty()) << "KVStore: server command " << cmd_id << " failed: " << error;
   }
 
+  void set_updater(const Updater& updater) override {
+    CheckNotP3Worker("an updater in the worker (_set_updater)", kP3UpdaterInstead);
+    KVStoreLocal::set_updater(updater);
+  }
+  void set_updater(const StrUpdater& updater) override {
+    CheckNotP3Worker("an updater in the worker (_set_updater)", kP3UpdaterInstead);
+    KVStoreLocal::set_updater(updater);
+  }
+
   void SetGradientCompression(
       const std::vector<std::pair<std::string, std::string>>& kwargs) override {
+    CheckNotP3Worker("gradient compression", "use 'dist_sync' to compress gradients");
     KVStoreLocal::SetGradientCompression(kwargs);
     if (IsWorkerNode() && get_rank() == 0) {
       SendCommandToServers(static_cast<int>(Command::kSetGradientCompression), gc_->EncodeParams());
@@ -236,8 +285,10 @@ class KVStoreDist : public KVStoreLocal {
       // servers.
       local_[key] = NDArray(values[i].shape(), Context::CPU(), true, values[i].dtype());
       comm_->Init(key, values[i].shape(), values[i].dtype());
-      layouts_[key] = MakeKeyLayout(key, static_cast<int64_t>(values[i].shape().Size()),
-                                    po_->num_servers(), bigarray_bound_);
+      const int64_t size = static_cast<int64_t>(values[i].shape().Size());
+      layouts_[key] = p3_ ? MakeP3KeyLayout(size, po_->num_servers(), slice_threshold_,
+                                            &next_p3_server_)
+                          : MakeKeyLayout(key, size, po_->num_servers(), bigarray_bound_);
       push_vars_[key] = Engine::Get()->NewVariable();
     }
     if (get_rank() == 0) {
@@ -307,6 +358,26 @@ class KVStoreDist : public KVStoreLocal {
   }
 
  private:
+  void CheckNotP3Worker(const char* what, const char* instead) const {
+    if (!p3_ || !IsWorkerNode()) return;
+    LOG(FATAL) << "NotImplementedError: KVStore('dist_p3') does not support " << what
+               << ", as in MXNet 1.9.1; " << instead;
+  }
+
+  // Send one part of a push or pull: dist_p3 queues it by priority, the others send
+  // it at once (a failed job fails the request through the customer).
+  static void SendPart(PostOffice* po, const std::shared_ptr<PrioritySender>& sender, int priority,
+                       int dest, Message m) {
+    if (sender) {
+      sender->Enqueue(priority, dest, std::move(m));
+      return;
+    }
+    try {
+      po->Send(dest, std::move(m));
+    } catch (const dmlc::Error&) {
+    }
+  }
+
   // Send a message; a failed job fails the request through the customer, so the
   // throw of a send after the failure is not needed here.
   void SendQuietly(int node, Message msg) {
@@ -324,6 +395,7 @@ class KVStoreDist : public KVStoreLocal {
     std::shared_ptr<Customer> customer = customer_;
     PostOffice* po = po_;
     const int dtype = local_[key].dtype();
+    std::shared_ptr<PrioritySender> sender = sender_;
     Engine::Get()->PushAsync(
         [=](RunContext, CallbackOnComplete cb) {
           const int parts = static_cast<int>(layout.server.size());
@@ -341,17 +413,14 @@ class KVStoreDist : public KVStoreLocal {
             m.head.key = key;
             m.head.part = p;
             m.head.dtype = dtype;
-            m.head.flags = flags;
+            m.head.flags = sender ? flags | kFlagReceipt : flags;
             m.head.num_elems = layout.len[p];
             const int64_t first = compressed ? layout.cbegin[p] : layout.begin[p];
             const int64_t count = compressed ? layout.clen[p] : layout.len[p];
             m.payload = base + first * elem;
             m.payload_size = count * elem;
             m.payload_owner = owner;
-            try {
-              po->Send(ServerRankToId(layout.server[p]), std::move(m));
-            } catch (const dmlc::Error&) {
-            }
+            SendPart(po, sender, priority, ServerRankToId(layout.server[p]), std::move(m));
           }
         },
         Context::CPU(), {data.var()}, {push_vars_.at(key)}, FnProperty::kNormal, priority,
@@ -363,6 +432,7 @@ class KVStoreDist : public KVStoreLocal {
     const KeyLayout& layout = layouts_.at(key);
     std::shared_ptr<Customer> customer = customer_;
     PostOffice* po = po_;
+    std::shared_ptr<PrioritySender> sender = sender_;
     Engine::Get()->PushAsync(
         [=](RunContext, CallbackOnComplete cb) {
           const int parts = static_cast<int>(layout.server.size());
@@ -387,10 +457,7 @@ class KVStoreDist : public KVStoreLocal {
             m.head.part = p;
             m.head.dtype = recv.dtype();
             m.head.num_elems = layout.len[p];
-            try {
-              po->Send(ServerRankToId(layout.server[p]), std::move(m));
-            } catch (const dmlc::Error&) {
-            }
+            SendPart(po, sender, priority, ServerRankToId(layout.server[p]), std::move(m));
           }
         },
         Context::CPU(), {push_vars_.at(key)}, {recv.var()}, FnProperty::kNormal, priority,
@@ -402,6 +469,10 @@ class KVStoreDist : public KVStoreLocal {
   PostOffice* po_;
   std::shared_ptr<Customer> customer_ = std::make_shared<Customer>();
   int64_t bigarray_bound_{1000000};
+  const bool p3_;
+  int64_t slice_threshold_{40000};
+  int next_p3_server_{0};                   // dist_p3: slices go to servers round-robin
+  std::shared_ptr<PrioritySender> sender_;  // dist_p3 workers only
   std::unordered_map<int, KeyLayout> layouts_;
   std::unordered_map<int, VarHandle> push_vars_;
   std::unordered_map<int, NDArray> send_bufs_, residuals_, codes_;
@@ -412,7 +483,8 @@ std::atomic<int> KVStoreDist::live_workers_{0};
 }  // namespace
 
 std::unique_ptr<KVStore> CreateKVStoreDist(const std::string& type) {
-  auto kv = std::make_unique<KVStoreDist>(type.find("device") != std::string::npos);
+  auto kv = std::make_unique<KVStoreDist>(type.find("device") != std::string::npos,
+                                          type.find("_p3") != std::string::npos);
   return kv;
 }
 

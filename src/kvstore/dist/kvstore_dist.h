@@ -1,4 +1,4 @@
-// The distributed KVStore ("dist_sync", "dist_async", "dist_sync_device", ...):
+// The distributed KVStore ("dist_sync", "dist_async", "dist_sync_device", "dist_p3", ...):
 // what the worker and server sides share — how a key's elements are split over
 // the servers, the server commands (MXNet 1.9.1's numbers), and the factories.
 #ifndef MXNET_KVSTORE_DIST_KVSTORE_DIST_H_
@@ -45,6 +45,13 @@ struct KeyLayout {
  * part takes the rest), so a compressed part and its uncompressed elements
  * always line up. Empty parts are left out. */
 KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t bigarray_bound);
+
+/*! \brief As MXNet 1.9.1's dist_p3 cuts a key: slices of slice_threshold
+ * elements (the last one shorter), given to the servers round-robin from
+ * *next_server on (the counter runs on over the keys, in init order, the same on
+ * every worker). No 2-bit parts: dist_p3 has no compression. */
+KeyLayout MakeP3KeyLayout(int64_t num_elems, int num_servers, int64_t slice_threshold,
+                          int* next_server);
 
 /*! \brief DMLC_ROLE: "worker" (also when unset), "server" or "scheduler";
  * anything else throws dmlc::Error. Built without the parameter server too

@@ -33,6 +33,20 @@ struct Inbox {
   std::string failure;
 };
 
+// Tell a dist_p3 worker its push arrived (it frees a place in its window).
+void SendReceipt(PostOffice* po, const Message& req) {
+  Message m;
+  m.head.type = MsgType::kReply;
+  m.head.request_id = req.head.request_id;
+  m.head.key = req.head.key;
+  m.head.part = req.head.part;
+  m.head.flags = kFlagReceipt;
+  try {
+    po->Send(req.head.sender, std::move(m));
+  } catch (const dmlc::Error&) {
+  }
+}
+
 class Server {
  public:
   Server(const KVStore::Controller& controller, const std::function<KVStore::Updater()>& updater)
@@ -40,7 +54,11 @@ class Server {
 
   void Run() {
     std::shared_ptr<Inbox> inbox = std::make_shared<Inbox>();
-    po_->SetAppHandler([inbox](Message&& m) {
+    PostOffice* po = po_;
+    po_->SetAppHandler([inbox, po](Message&& m) {
+      if (m.head.type == MsgType::kPush && (m.head.flags & kFlagReceipt)) {
+        SendReceipt(po, m);  // from the I/O thread, before the loop gets to the push
+      }
       std::lock_guard<std::mutex> lock(inbox->mu);
       inbox->messages.push_back(std::move(m));
       inbox->cv.notify_one();

@@ -36,12 +36,17 @@ enum class MsgType : int32_t {
   kPull,          // worker -> server
   kCommand,       // worker -> server: head.cmd = command id, body = command body
   kReply,         // server -> worker: answers kPush/kPull/kCommand (payload for kPull)
+  kAck,           // PS_RESEND: head.sender received its message numbered head.seq
 };
 
 /*! \brief Flags of kPush/kReply. */
 constexpr int32_t kFlagInit = 1;        // the first value of a key (from worker 0)
 constexpr int32_t kFlagCompressed = 2;  // payload is 2-bit codes of num_elems elements
 constexpr int32_t kFlagError = 4;       // the request failed: body says why
+// kPush: answer "received" at once (dist_p3, whose workers bound the requests in flight:
+// a sync push is answered only when every worker has pushed, so waiting for that answer
+// could hold a place another worker's push needs). kReply: this is that receipt.
+constexpr int32_t kFlagReceipt = 8;
 
 constexpr uint32_t kMagic = 0x4d585053;  // "MXPS"
 
@@ -55,6 +60,8 @@ struct MsgHeader {
   int32_t cmd{0};    // command id (kCommand), barrier group (kBarrier)
   int32_t dtype{0};  // mshadow dtype of the payload's elements
   int32_t flags{0};
+  int32_t seq{0};     // PS_RESEND: 1, 2, ... per (sender, receiver); 0 when not tracked
+  int32_t recver{0};  // the node the message is addressed to (set by the Van)
   int32_t reserved{0};
   int64_t num_elems{0};  // elements the payload stands for (uncompressed)
   uint64_t body_len{0};

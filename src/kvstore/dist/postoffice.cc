@@ -116,7 +116,7 @@ void PostOffice::Start() {
     started_ = true;
   }
   try {
-    van_ = std::make_unique<Van>(env::GetString("DMLC_PS_SECRET"));
+    van_ = std::make_unique<Van>(env::GetString("DMLC_PS_SECRET"), VanOptions::FromEnv());
     if (role_ == "scheduler") {
       my_port_ = van_->Bind(root_port_);
       my_host_ = root_uri_;
@@ -176,8 +176,10 @@ void PostOffice::Finalize(bool do_barrier) {
   }
   cv_.notify_all();
   if (monitor_.joinable()) monitor_.join();
-  // Closing waits (briefly) until the last messages, such as a barrier's
-  // release, are sent.
+  // Stopping waits (briefly) until the last messages, such as a barrier's
+  // release, are sent (and with PS_RESEND acknowledged); the I/O thread, whose
+  // handlers still use van_, runs until then, so van_ is reset only after.
+  van_->Stop();
   van_.reset();
 }
 

@@ -1,17 +1,23 @@
 // Van over ZeroMQ; see van.h. Frames on the wire: [header+body][payload] (the
 // ROUTER adds the peer identity in front). Frames on the inproc queue:
 // [dest][header+body][payload], where dest -1 asks the I/O thread to connect
-// ("id host port") and -2 to stop.
+// ("id host port") and -2 to stop. With PS_RESEND the I/O thread acks each
+// numbered message it receives and drops duplicates (resender.h); PS_DROP_MSG
+// drops received messages on purpose, to test that.
 #include "kvstore/dist/van.h"
 
 #include <dmlc/logging.h>
 #include <zmq.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <random>
 #include <sstream>
 #include <unordered_map>
+
+#include "common/env.h"
 
 namespace mxnet {
 namespace kvstore {
@@ -71,7 +77,18 @@ uint64_t SecretToken(const std::string& secret) {
 
 }  // namespace
 
-Van::Van(const std::string& secret) : token_(SecretToken(secret)) {
+VanOptions VanOptions::FromEnv() {
+  VanOptions o;
+  o.resend = env::GetBool("PS_RESEND");
+  o.resend_timeout_ms = env::GetFloat("PS_RESEND_TIMEOUT");
+  o.drop_percent = static_cast<int>(env::GetInt("PS_DROP_MSG"));
+  CHECK(o.drop_percent >= 0 && o.drop_percent < 100)
+      << "PS_DROP_MSG must be a percentage in [0, 100), given " << o.drop_percent;
+  return o;
+}
+
+Van::Van(const std::string& secret, const VanOptions& options)
+    : token_(SecretToken(secret)), options_(options) {
   static std::atomic<int> counter{0};
   ctx_ = zmq_ctx_new();
   CHECK(ctx_ != nullptr) << "parameter server: zmq_ctx_new failed: " << zmq_strerror(errno);
@@ -88,6 +105,7 @@ Van::Van(const std::string& secret) : token_(SecretToken(secret)) {
 
 Van::~Van() {
   Stop();
+  resender_.reset();  // its thread may still send into outbox_: stopped before outbox_ closes
   if (outbox_) zmq_close(outbox_);
   if (!started_) {
     if (inbox_) zmq_close(inbox_);
@@ -116,6 +134,12 @@ int Van::Bind(int port) {
 
 void Van::Start(Handler handler) {
   handler_ = std::move(handler);
+  if (options_.resend) {
+    resender_ = std::make_unique<Resender>(
+        options_.resend_timeout_ms, [this](int dest, const Message& msg) {
+          SendToThread(dest, Frame(msg.head, msg.body), &msg);
+        });
+  }
   started_ = true;
   thread_ = std::thread([this] { Loop(); });
 }
@@ -138,18 +162,54 @@ void Van::Connect(int id, const std::string& host, int port) {
   SendToThread(kDestConnect, std::to_string(id) + " " + host + " " + std::to_string(port), nullptr);
 }
 
+std::string Van::Frame(const MsgHeader& head, const std::string& body) const {
+  MsgHeader h = head;
+  h.magic = kMagic;
+  h.body_len = body.size();
+  h.auth = token_;
+  std::string frame(sizeof(MsgHeader) + body.size(), '\0');
+  std::memcpy(&frame[0], &h, sizeof(MsgHeader));
+  std::memcpy(&frame[sizeof(MsgHeader)], body.data(), body.size());
+  return frame;
+}
+
 void Van::Send(int id, Message msg) {
-  msg.head.magic = kMagic;
-  msg.head.body_len = msg.body.size();
-  msg.head.auth = token_;
-  std::string frame(sizeof(MsgHeader) + msg.body.size(), '\0');
-  std::memcpy(&frame[0], &msg.head, sizeof(MsgHeader));
-  std::memcpy(&frame[sizeof(MsgHeader)], msg.body.data(), msg.body.size());
-  SendToThread(id, frame, &msg);
+  msg.head.recver = id;
+  if (resender_ && Resender::Tracked(msg.head.type)) resender_->Track(id, &msg);
+  SendToThread(id, Frame(msg.head, msg.body), &msg);
+}
+
+bool Van::Admit(const Message& msg, void* dealer) {
+  if (options_.drop_percent > 0 && msg.head.type != MsgType::kAddNode) {
+    static thread_local std::mt19937 rng(std::random_device{}());
+    if (static_cast<int>(rng() % 100) < options_.drop_percent) {
+      ++dropped_;
+      return false;
+    }
+  }
+  if (msg.head.type == MsgType::kAck) {
+    if (resender_) resender_->OnAck(msg.head.sender, msg.head.seq);
+    return false;
+  }
+  if (!resender_ || msg.head.seq <= 0 || !Resender::Tracked(msg.head.type)) return true;
+  if (dealer != nullptr) {
+    MsgHeader ack;
+    ack.type = MsgType::kAck;
+    ack.sender = msg.head.recver;
+    ack.recver = msg.head.sender;
+    ack.seq = msg.head.seq;
+    const std::string frame = Frame(ack, "");
+    zmq_send(dealer, frame.data(), frame.size(), 0);
+  }
+  return !resender_->SeenBefore(msg.head.sender, msg.head.seq);
 }
 
 void Van::Stop() {
   if (!started_ || !thread_.joinable()) return;
+  if (resender_ && !resender_->WaitUntilAcked(std::max(2000.0, 3 * options_.resend_timeout_ms))) {
+    LOG(WARNING) << "parameter server: " << resender_->unacked()
+                 << " message(s) still unacknowledged at exit (PS_RESEND)";
+  }
   SendToThread(kDestStop, "", nullptr);
   thread_.join();
 }
@@ -241,6 +301,8 @@ void Van::Loop() {
         }
         continue;
       }
+      auto dealer = dealers.find(msg.head.sender);
+      if (!Admit(msg, dealer == dealers.end() ? nullptr : dealer->second)) continue;
       handler_(std::move(msg));
     }
   }

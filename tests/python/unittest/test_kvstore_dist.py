@@ -428,8 +428,6 @@ def test_launch_builds_ssh_commands(tmp_path):
     assert 'export DMLC_NODE_HOST=nodeB;' in remote and 'cd /tmp/job;' in remote
     assert 'OMP_NUM_THREADS' not in remote
     assert 'export OMP_NUM_THREADS=3;' in procs[3][1][-1]
-    with pytest.raises(NotImplementedError):
-        launch.plan(launch.parse_args(['-n', '1', '--launcher', 'yarn', 'x']))
     # mpi: the scheduler here, one mpirun per role with the DMLC_* variables passed on
     args = launch.parse_args(['-n', '3', '-s', '2', '-H', str(hosts), '--launcher', 'mpi',
                               'python', 'train.py'])
@@ -476,3 +474,175 @@ def test_bandwidth_measure_checks_what_it_pulls():
     res = measure.run(**vars(args))
     assert [r.iter for r in res] == [1, 2]
     assert all(r.error == 0 and r.bandwidth > 0 for r in res), res
+
+
+def test_dist_p3_slices_keys_and_sums_like_dist_sync(tmp_path):
+    # 100-element slices over 2 servers, at most 2 slice requests in flight: keys of 1 to
+    # 10 slices, pushed and pulled with the Trainer's priorities (-index).
+    out = run_ok(tmp_path, """
+        kv = mx.kv.create('dist_p3')
+        assert kv.type == 'dist_p3' and kv.num_workers == 2
+        r = kv.rank
+        shapes = [(50, 7), (3,), (1000,), (20, 30)]
+        kv.init(list(range(4)), [mx.nd.ones(s) * k for k, s in enumerate(shapes)])
+        outs = [mx.nd.zeros(s) for s in shapes]
+        kv.pull(list(range(4)), out=outs)
+        for k, o in enumerate(outs):
+            assert np.all(o.asnumpy() == k), (k, o)
+        for step in range(3):
+            for k, s in enumerate(shapes):
+                base = np.arange(np.prod(s)).reshape(s)
+                kv.push(k, mx.nd.array(base * (r + 1 + step)), priority=-k)
+            for k in range(len(shapes)):
+                kv.pull(k, out=outs[k], priority=-k)
+            for k, s in enumerate(shapes):
+                want = np.arange(np.prod(s)).reshape(s) * (3 + 2 * step)
+                assert np.array_equal(outs[k].asnumpy(), want), (k, step)
+        # The optimizer runs on the servers, as with dist_sync.
+        kv.set_optimizer(mx.optimizer.SGD(learning_rate=0.5))
+        kv.init(10, mx.nd.ones((250,)))
+        kv.push(10, mx.nd.ones((250,)) * (r + 1))
+        w = mx.nd.zeros((250,))
+        kv.pull(10, out=w)
+        assert np.allclose(w.asnumpy(), 1 - 0.5 * 3), w
+        for call in (lambda: kv.set_gradient_compression({'type': '2bit', 'threshold': 0.5}),
+                     lambda: kv._set_updater(lambda key, g, w: None)):
+            try:
+                call()
+                raise AssertionError('dist_p3 accepted it')
+            except mx.MXNetError as e:  # MXNetError, as MXNet 1.9.1 raises it
+                assert 'NotImplementedError' in str(e) and 'dist_p3' in str(e), e
+        print('worker %d done' % r)
+    """, MXNET_KVSTORE_SLICE_THRESHOLD=100, DMLC_PS_WATER_MARK=2)
+    assert 'worker 0 done' in out and 'worker 1 done' in out
+
+
+def test_dist_p3_sends_the_higher_priority_key_first(tmp_path):
+    # One slice request in flight: key 1 (priority 0, one slice) is issued after key 0
+    # (priority -10, 40 slices), yet its push and pull pass key 0's waiting slices. Sent in
+    # order of issue, key 0's pull (issued first, once its push is done) would finish first.
+    out = run_ok(tmp_path, """
+        import threading, time
+        kv = mx.kv.create('dist_p3')
+        kv.init([0, 1], [mx.nd.zeros((4000,)), mx.nd.zeros((50,))])
+        for step in range(2):
+            kv._barrier()
+            kv.push(0, mx.nd.ones((4000,)) * (kv.rank + 1), priority=-10)
+            kv.push(1, mx.nd.ones((50,)) * (kv.rank + 1), priority=0)
+            a, b = mx.nd.zeros((4000,)), mx.nd.zeros((50,))
+            kv.pull(0, out=a, priority=-10)
+            kv.pull(1, out=b, priority=0)
+            done = {}
+            t = threading.Thread(target=lambda: (a.wait_to_read(),
+                                                 done.setdefault('a', time.perf_counter())))
+            t.start()
+            b.wait_to_read()
+            done['b'] = time.perf_counter()
+            t.join()
+            assert np.all(a.asnumpy() == 3) and np.all(b.asnumpy() == 3)
+            assert done['b'] < done['a'], done
+        print('worker %d done' % kv.rank)
+    """, MXNET_KVSTORE_SLICE_THRESHOLD=100, DMLC_PS_WATER_MARK=1)
+    assert 'worker 0 done' in out and 'worker 1 done' in out
+
+
+def test_resend_completes_a_job_whose_nodes_drop_messages(tmp_path):
+    # Every node drops 15% of what it receives (PS_DROP_MSG, as ps-lite's): without
+    # PS_RESEND the job would stall; with it every push, pull and barrier completes.
+    out = run_ok(tmp_path, """
+        kv = mx.kv.create('dist_sync')
+        r = kv.rank
+        kv.init([3, 4], [mx.nd.zeros((40,)), mx.nd.zeros((500,))])
+        for step in range(8):
+            kv.push([3, 4], [mx.nd.ones((40,)) * (r + step), mx.nd.ones((500,)) * r])
+            a, b = mx.nd.zeros((40,)), mx.nd.zeros((500,))
+            kv.pull([3, 4], out=[a, b])
+            assert np.all(a.asnumpy() == 1 + 2 * step) and np.all(b.asnumpy() == 1), step
+            kv._barrier()
+        print('worker %d done' % r)
+    """, PS_RESEND=1, PS_RESEND_TIMEOUT=100, PS_DROP_MSG=15,
+        MXNET_KVSTORE_BIGARRAY_BOUND=100, timeout=150)
+    assert 'worker 0 done' in out and 'worker 1 done' in out
+
+
+def _launch_module():
+    sys.path.insert(0, os.path.join(REPO, 'tools'))
+    try:
+        import launch
+    finally:
+        sys.path.pop(0)
+    return launch
+
+
+def test_launch_builds_the_sge_array_job(tmp_path, monkeypatch):
+    launch = _launch_module()
+    monkeypatch.chdir(tmp_path)
+    args = launch.parse_args(['-n', '3', '-s', '2', '--launcher', 'sge', '--queue', 'gpu.q',
+                              '--host-ip', '10.1.2.3', '--env', 'FOO:bar', '--p3',
+                              'python', 'train.py', '--lr', '0.1'])
+    root, procs = launch.plan_sge(args)
+    assert root == '10.1.2.3'
+    assert [p[0] for p in procs] == ['scheduler', 'qsub']
+    sched = procs[0][2]
+    assert sched['DMLC_ROLE'] == 'scheduler' and sched['DMLC_PS_ROOT_URI'] == '10.1.2.3'
+    qsub = procs[1][1]
+    logdir = str(tmp_path / 'dmlc3.python.log')
+    script = os.path.join(logdir, 'rundmlc.sh')
+    assert qsub[:6] == ['qsub', '-cwd', '-t', '1-5', '-S', '/bin/bash']
+    assert qsub[qsub.index('-q') + 1] == 'gpu.q' and qsub[qsub.index('-N') + 1] == 'dmlc3.python'
+    assert qsub[qsub.index('-e') + 1] == logdir and qsub[qsub.index('-o') + 1] == logdir
+    assert qsub[qsub.index('-pe') + 1:qsub.index('-pe') + 3] == ['orte', '1']
+    passed = dict(kv.split('=', 1) for kv in qsub[qsub.index('-v') + 1].split(','))
+    assert passed['DMLC_NUM_SERVER'] == '2' and passed['DMLC_NUM_WORKER'] == '3'
+    assert passed['DMLC_PS_ROOT_URI'] == '10.1.2.3'
+    assert passed['DMLC_PS_ROOT_PORT'] == sched['DMLC_PS_ROOT_PORT']
+    assert passed['DMLC_PS_SECRET'] == sched['DMLC_PS_SECRET'] and passed['FOO'] == 'bar'
+    assert passed['DMLC_PS_WATER_MARK'] == '10'
+    assert 'DMLC_ROLE' not in passed
+    assert qsub[-5:] == [script, 'python', 'train.py', '--lr', '0.1']
+    # The run script gives tasks 1..2 the server role and 3..5 the worker role.
+    for task, role, rank in ((1, 'server', 0), (2, 'server', 1), (3, 'worker', 0),
+                             (5, 'worker', 2)):
+        r = subprocess.run(['bash', script, 'bash', '-c',
+                            'echo $DMLC_ROLE $DMLC_SERVER_ID$DMLC_WORKER_ID $DMLC_TASK_ID'],
+                           env=dict(os.environ, SGE_TASK_ID=str(task), HOME=str(tmp_path)),
+                           capture_output=True, text=True, check=True)
+        assert r.stdout.split() == [role, str(rank), str(task)], r.stdout
+    # Without qsub on PATH: a clear error, nothing submitted.
+    monkeypatch.setenv('PATH', str(tmp_path))
+    with pytest.raises(RuntimeError, match='qsub'):
+        launch.plan(args)
+
+
+def test_launch_builds_the_yarn_submission(tmp_path, monkeypatch):
+    launch = _launch_module()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / 'train.py').write_text('print(1)\n')
+    app = tmp_path / 'yarnapp'
+    app.mkdir()
+    args = launch.parse_args(['-n', '2', '--launcher', 'yarn', '--yarn-app-dir', str(app),
+                              '--host-ip', '10.0.0.9', '--worker-memory', '2g',
+                              '--server-memory', '512m', '--queue', 'prod',
+                              'python', 'train.py', '--epochs', '1'])
+    with pytest.raises(RuntimeError, match='dmlc-yarn.jar'):
+        launch.plan_yarn(args, '/opt/hadoop/bin/hadoop')
+    (app / 'dmlc-yarn.jar').write_bytes(b'PK')
+    root, procs = launch.plan_yarn(args, '/opt/hadoop/bin/hadoop')
+    assert root == '10.0.0.9' and [p[0] for p in procs] == ['scheduler', 'yarn']
+    argv, env = procs[1][1], procs[1][2]
+    jar = str(app / 'dmlc-yarn.jar')
+    assert argv[:4] == ['/opt/hadoop/bin/hadoop', 'jar', jar, 'org.apache.hadoop.yarn.dmlc.Client']
+    shipped = [argv[i + 1] for i, a in enumerate(argv) if a == '-file']
+    assert sorted(shipped) == sorted([jar, str(tmp_path / 'train.py')])
+    assert argv[argv.index('-jobname') + 1] == 'DMLC[nworker=2,nsever=2]:python'
+    assert argv[argv.index('-tempdir') + 1] == '/tmp' and argv[argv.index('-queue') + 1] == 'prod'
+    assert argv[-4:] == ['python', './train.py', '--epochs', '1']
+    assert env['DMLC_NUM_WORKER'] == '2' and env['DMLC_NUM_SERVER'] == '2'
+    assert env['DMLC_WORKER_MEMORY_MB'] == '2048' and env['DMLC_SERVER_MEMORY_MB'] == '512'
+    assert env['DMLC_JOB_CLUSTER'] == 'yarn' and env['DMLC_PS_ROOT_URI'] == '10.0.0.9'
+    assert '-env' in argv and 'DMLC_PS_ROOT_PORT=%s' % env['DMLC_PS_ROOT_PORT'] in argv
+    # Without Hadoop: a clear error.
+    monkeypatch.delenv('HADOOP_HOME', raising=False)
+    monkeypatch.setenv('PATH', str(tmp_path))
+    with pytest.raises(RuntimeError, match='HADOOP_HOME'):
+        launch.plan(args)
