@@ -119,6 +119,17 @@ e = mx.sym.Embedding(d, input_dim=10, output_dim=4, name='emb')
 l = mx.sym.LinearRegressionOutput(mx.sym.sum(e, axis=1), name='lro')
 out = mx.sym.Group([l, mx.sym.make_loss(mx.sym.mean(e)), mx.sym.BlockGrad(e)])
 """,
+    "control_flow": """
+mx.attribute.AttrScope._subgraph_names.clear()
+x = mx.sym.var('x')
+h = mx.sym.var('h')
+outs, states = mx.sym.contrib.foreach(
+    lambda d, s: (mx.sym.tanh(d * mx.sym.var('w') + s[0]) * 2, [d + s[0]]), x, [h])
+loop_out, (fi, fs) = mx.sym.contrib.while_loop(
+    lambda i, s: i <= 5, lambda i, s: (i * 10, (i + 1, s + i)), (h, x), max_iterations=4)
+picked = mx.sym.contrib.cond(h < 3, lambda: h * 2, lambda: x * 3)
+out = mx.sym.Group([outs, states[0], loop_out, fi, fs, picked])
+""",
 }
 
 LEGACY_BASE = "conv_bn_pool"

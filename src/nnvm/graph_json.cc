@@ -88,7 +88,11 @@ void WriteEntries(std::ostream& os, const std::vector<NodeEntry>& entries, const
 
 }  // namespace
 
-std::string SaveJSON(const std::vector<NodeEntry>& heads) {
+namespace {
+
+// The document; nested (a control-flow op's subgraph) is written without graph attrs, as
+// MXNet 1.9.1 writes those.
+std::string SaveGraph(const std::vector<NodeEntry>& heads, bool nested) {
   for (const NodeEntry& h : heads) CHECK(h.node) << "SaveJSON: a head of the graph is empty";
   std::vector<ObjectPtr> order = TopoSort(heads);
   NodeIds ids;
@@ -123,7 +127,7 @@ std::string SaveJSON(const std::vector<NodeEntry>& heads) {
     if (!n.attrs.subgraphs.empty()) {  // control flow: each graph nested, indented under the node
       os << ", \n      \"subgraphs\": [";
       for (size_t k = 0; k < n.attrs.subgraphs.size(); ++k) {
-        std::string text = SaveJSON(n.attrs.subgraphs[k]->outputs);
+        std::string text = SaveGraph(n.attrs.subgraphs[k]->outputs, true);
         std::string indented;
         for (char ch : text) {
           indented += ch;
@@ -143,7 +147,9 @@ std::string SaveJSON(const std::vector<NodeEntry>& heads) {
   os << ", \n  \"heads\": ";
   WriteEntries(os, heads, ids, 2);
   // graph attrs, sorted; is_np_shape marks a graph saved with numpy shape semantics on
-  if (mxnet::common::NumpyShapeState() != 0) {
+  if (nested) {
+    os << "\n}";
+  } else if (mxnet::common::NumpyShapeState() != 0) {
     os << ", \n  \"attrs\": {\n    \"is_np_shape\": [\"int\", 1], \n    \"mxnet_version\": "
        << "[\"int\", " << kMXNetVersion << "]\n  }\n}";
   } else {
@@ -151,6 +157,10 @@ std::string SaveJSON(const std::vector<NodeEntry>& heads) {
   }
   return os.str();
 }
+
+}  // namespace
+
+std::string SaveJSON(const std::vector<NodeEntry>& heads) { return SaveGraph(heads, false); }
 
 std::vector<NodeEntry> CopyWithAutogradNames(const std::vector<NodeEntry>& heads) {
   std::unordered_map<const Node*, ObjectPtr> copies;

@@ -253,9 +253,11 @@ std::tuple<uint32_t, uint32_t, uint32_t> ReadEntry(const JValue& v, const std::s
           v.arr.size() == 3 ? AsIndex(v.arr[2], where + " version") : 0};
 }
 
-Symbol LoadDocument(const JValue& doc);
+// A graph document; a nested one (control flow's subgraphs) has no version of its own and
+// takes default_version, its file's.
+Symbol LoadDocument(const JValue& doc, int default_version);
 
-LoadedNode ReadNode(const JValue& v, size_t id) {
+LoadedNode ReadNode(const JValue& v, size_t id, int version) {
   if (v.kind != JValue::kObject) BadGraph("node " + std::to_string(id) + " is not an object");
   const JValue* op = v.Find("op");
   const JValue* name = v.Find("name");
@@ -293,7 +295,7 @@ LoadedNode ReadNode(const JValue& v, size_t id) {
     // Control flow (_foreach, _while_loop, _cond): each graph, loaded as a symbol, in order.
     if (subgraphs->kind != JValue::kArray) BadGraph("node " + node_name + ": subgraphs must be a list");
     for (const JValue& g : subgraphs->arr) {
-      ln.node->attrs.subgraphs.push_back(std::make_shared<Symbol>(LoadDocument(g)));
+      ln.node->attrs.subgraphs.push_back(std::make_shared<Symbol>(LoadDocument(g, version)));
     }
   } else if (subgraphs != nullptr) {
     // MXNet 1.9's partitioned graphs (_CachedOp, _sg_mkldnn_*): the node's graph, handed to
@@ -464,11 +466,13 @@ void CheckInputCounts(const std::vector<ObjectPtr>& order) {
 
 }  // namespace
 
-Symbol LoadJSON(const std::string& json) { return LoadDocument(JParser(json).ParseDocument()); }
+Symbol LoadJSON(const std::string& json) {
+  return LoadDocument(JParser(json).ParseDocument(), MakeVersion(0, 8, 0));
+}
 
 namespace {
 
-Symbol LoadDocument(const JValue& doc) {
+Symbol LoadDocument(const JValue& doc, int default_version) {
   if (doc.kind != JValue::kObject) BadGraph("the document is not an object");
   const JValue* nodes = doc.Find("nodes");
   const JValue* heads = doc.Find("heads");
@@ -476,7 +480,7 @@ Symbol LoadDocument(const JValue& doc) {
   if (heads == nullptr || heads->kind != JValue::kArray) BadGraph("no \"heads\" list");
   if (doc.Find("arg_nodes") == nullptr) BadGraph("no \"arg_nodes\" list");
 
-  int version = MakeVersion(0, 8, 0);
+  int version = default_version;
   bool saved_np_shape = false;
   if (const JValue* attrs = doc.Find("attrs")) {
     if (const JValue* np = attrs->Find("is_np_shape")) {
@@ -494,7 +498,7 @@ Symbol LoadDocument(const JValue& doc) {
 
   std::vector<LoadedNode> loaded;
   loaded.reserve(nodes->arr.size());
-  for (size_t i = 0; i < nodes->arr.size(); ++i) loaded.push_back(ReadNode(nodes->arr[i], i));
+  for (size_t i = 0; i < nodes->arr.size(); ++i) loaded.push_back(ReadNode(nodes->arr[i], i, version));
   for (size_t i = 0; i < loaded.size(); ++i) {
     LoadedNode& ln = loaded[i];
     for (const auto& [id, index, ver] : ln.inputs) {

@@ -186,6 +186,11 @@ NNVM_REGISTER_OP(_cond)
                                     return static_cast<uint32_t>(
                                         FlowParam<CondParam>(a).num_outputs);
                                   })
+    .set_attr<FListOutputNames>("FListOutputNames",
+                                [](const nnvm::NodeAttrs& a) {
+                                  return FlowOutputNames(FlowParam<CondParam>(a).num_outputs,
+                                                         NumOutputs(a));
+                                })
     .set_attr<FListInputNames>("FListInputNames",
                                [](const nnvm::NodeAttrs& a) {
                                  std::vector<std::string> names;

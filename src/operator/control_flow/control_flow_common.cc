@@ -128,10 +128,12 @@ void Assign(const nnvm::NodeAttrs& attrs, const std::string& what, int* slot, in
 double ScalarValue(const nnvm::NodeAttrs& attrs, const std::string& what, const NDArray& a) {
   CHECK_EQ(a.shape().Size(), 1U) << "Operator " << attrs.op->name << " (" << attrs.name << "): "
                                  << what << " expected one element, given shape " << a.shape();
-  a.WaitToRead();
   double v = 0;
-  const TBlob b = a.data();
-  MXNET_TYPE_SWITCH(b.type_flag_, DType, { v = static_cast<double>(b.dptr<DType>()[0]); });
+  MXNET_TYPE_SWITCH(a.dtype(), DType, {
+    DType x;
+    a.SyncCopyToCPU(&x, 1);  // waits for the array; reads it wherever it lives
+    v = static_cast<double>(x);
+  });
   return v;
 }
 
@@ -188,6 +190,17 @@ void PrepareOutputs(const nnvm::NodeAttrs& attrs, const std::vector<NDArray>& in
         << "output " << i << " from the inputs";
     (*outputs)[i] = NDArray(out_s[i], ctx, false, out_t[i]);
   }
+}
+
+std::vector<std::string> FlowOutputNames(uint32_t n_visible, uint32_t n_outputs) {
+  std::vector<std::string> names;
+  for (uint32_t i = 0; i < n_visible; ++i) {
+    names.push_back(n_visible == 1 ? "output" : "output" + std::to_string(i));
+  }
+  for (uint32_t i = n_visible; i < n_outputs; ++i) {
+    names.push_back("hidden" + std::to_string(i - n_visible));
+  }
+  return names;
 }
 
 std::vector<nnvm::NodeEntry> FlowGradient(const char* bwd_op, uint32_t n_visible,

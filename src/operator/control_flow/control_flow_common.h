@@ -117,6 +117,10 @@ bool WantHidden(const std::vector<bool>* unused, size_t n_visible, size_t n);
 void PrepareOutputs(const nnvm::NodeAttrs& attrs, const std::vector<NDArray>& inputs,
                     size_t n_visible, bool want_hidden, std::vector<NDArray>* outputs);
 
+/*! \brief FListOutputNames: the visible outputs named as MXNet 1.9.1 names them ("output"
+ *  alone, else "output<i>"), the hidden ones "hidden<i>", so hidden outputs change no name. */
+std::vector<std::string> FlowOutputNames(uint32_t n_visible, uint32_t n_outputs);
+
 /*! \brief FGradient of a control-flow op: one node of bwd_op reading the visible outputs'
  *  gradients, the forward inputs and the hidden outputs; its outputs are the inputs' grads. */
 std::vector<nnvm::NodeEntry> FlowGradient(const char* bwd_op, uint32_t n_visible,

@@ -245,6 +245,11 @@ NNVM_REGISTER_OP(_foreach)
                                     return static_cast<uint32_t>(
                                         FlowParam<ForeachParam>(a).num_outputs);
                                   })
+    .set_attr<FListOutputNames>("FListOutputNames",
+                                [](const nnvm::NodeAttrs& a) {
+                                  return FlowOutputNames(FlowParam<ForeachParam>(a).num_outputs,
+                                                         NumOutputs(a));
+                                })
     .set_attr<FListInputNames>("FListInputNames",
                                [](const nnvm::NodeAttrs& a) {
                                  std::vector<std::string> names;

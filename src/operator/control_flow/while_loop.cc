@@ -254,6 +254,11 @@ NNVM_REGISTER_OP(_while_loop)
                                     return static_cast<uint32_t>(
                                         FlowParam<WhileLoopParam>(a).num_outputs);
                                   })
+    .set_attr<FListOutputNames>("FListOutputNames",
+                                [](const nnvm::NodeAttrs& a) {
+                                  return FlowOutputNames(FlowParam<WhileLoopParam>(a).num_outputs,
+                                                         NumOutputs(a));
+                                })
     .set_attr<FListInputNames>("FListInputNames",
                                [](const nnvm::NodeAttrs& a) {
                                  std::vector<std::string> names;
