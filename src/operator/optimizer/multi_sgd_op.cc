@@ -99,7 +99,7 @@ void MultiSgdOne(const TBlob* group, const TBlob& out, OpReqType req, L lr, L wd
   MS* mom = kMom ? group[2].dptr<MS>() : nullptr;
   float* w32 = kMp ? group[kMom ? 3 : 2].dptr<float>() : nullptr;
   DType* o = out.dptr<DType>();
-  ParallelFor(static_cast<index_t>(out.Size()), [=](index_t i) {
+  UpdateFor(static_cast<index_t>(out.Size()), [=](index_t i) {
     M wi;
     if constexpr (kMp) wi = w32[i]; else wi = M(w[i]);
     M m = kMom ? M(mom[i]) : M(0.f);
