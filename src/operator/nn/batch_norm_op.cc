@@ -51,31 +51,28 @@ void ForEachRowInChannel(const BatchNormDims& d, index_t c, Fn fn) {
 // pipeline and vectorize. Each is built for AVX2 as well (MXNET_AVX2_CLONES).
 constexpr int kLanes = 16;
 
-/*! \brief Sum of x[i] (square = false) or of (x[i] - shift)^2 (square = true). */
+/*! \brief Adds sum(x - shift) to *sum and sum((x - shift)^2) to *sq. */
 template <typename DType>
-MXNET_AVX2_CLONES double RowSum(const DType* x, index_t n, double shift, bool square) {
-  double acc[kLanes] = {};
+MXNET_AVX2_CLONES void RowMoments(const DType* x, index_t n, double shift, double* sum,
+                                  double* sq) {
+  double as[kLanes] = {}, aq[kLanes] = {};
   index_t i = 0;
-  if (square) {
-    for (; i + kLanes <= n; i += kLanes) {
-      for (int l = 0; l < kLanes; ++l) {
-        const double v = static_cast<double>(x[i + l]) - shift;
-        acc[l] += v * v;
-      }
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) {
+      const double v = static_cast<double>(x[i + l]) - shift;
+      as[l] += v;
+      aq[l] += v * v;
     }
-    for (; i < n; ++i) {
-      const double v = static_cast<double>(x[i]) - shift;
-      acc[0] += v * v;
-    }
-  } else {
-    for (; i + kLanes <= n; i += kLanes) {
-      for (int l = 0; l < kLanes; ++l) acc[l] += static_cast<double>(x[i + l]);
-    }
-    for (; i < n; ++i) acc[0] += static_cast<double>(x[i]);
   }
-  double s = 0;
-  for (int l = 0; l < kLanes; ++l) s += acc[l];
-  return s;
+  for (; i < n; ++i) {
+    const double v = static_cast<double>(x[i]) - shift;
+    as[0] += v;
+    aq[0] += v * v;
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    *sum += as[l];
+    *sq += aq[l];
+  }
 }
 
 /*! \brief Adds sum(g) to *sum_g and sum(g * (x - mean)) to *sum_gx. */
@@ -146,11 +143,16 @@ void ForwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
   ForEachChannel(d, [&](index_t c) {
     double mean, var;
     if (batch_stats) {
+      // One pass: moments about the channel's first element (any value near the data keeps
+      // E[(x-s)^2] - E[x-s]^2 from cancelling; sums are double over float data).
+      const double shift = count > 0 ? static_cast<double>(x[c * d.inner]) : 0.0;
       double sum = 0, sq = 0;
-      ForEachRowInChannel(d, c, [&](index_t k, index_t n) { sum += RowSum(x + k, n, 0, false); });
-      mean = count > 0 ? sum / count : 0.0;
-      ForEachRowInChannel(d, c, [&](index_t k, index_t n) { sq += RowSum(x + k, n, mean, true); });
-      var = count > 0 ? sq / count : 0.0;
+      ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
+        RowMoments(x + k, n, shift, &sum, &sq);
+      });
+      const double m = count > 0 ? sum / count : 0.0;
+      mean = shift + m;
+      var = count > 0 ? std::max(sq / count - m * m, 0.0) : 0.0;
     } else {
       mean = static_cast<double>(moving_mean[c]);
       var = static_cast<double>(moving_var[c]);

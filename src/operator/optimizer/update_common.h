@@ -100,16 +100,25 @@ inline int SignOf(R x) {
   return static_cast<int>(x > 0) - static_cast<int>(x < 0);
 }
 
-/*! \brief fn(i) for i in [0, n), split across the OpenMP threads as ParallelFor splits it,
- *  in blocks run with denormal results flushed to zero (FlushDenormals says why). */
+/*! \brief fn(begin, end) over blocks covering [0, n), split across the OpenMP threads as
+ *  ParallelFor splits elements, each block run with denormal results flushed to zero
+ *  (FlushDenormals says why). */
 template <typename Fn>
-inline void UpdateFor(index_t n, Fn fn) {
+inline void UpdateRanges(index_t n, Fn fn) {
   constexpr index_t kBlock = 4096;
   const index_t blocks = (n + kBlock - 1) / kBlock;
   LoopMaybeParallel(n >= ParallelGrain(), blocks, [&](index_t b) {
     FlushDenormals ftz;
-    const index_t end = std::min(n, (b + 1) * kBlock);
-    for (index_t i = b * kBlock; i < end; ++i) fn(i);
+    fn(b * kBlock, std::min(n, (b + 1) * kBlock));
+  });
+}
+
+/*! \brief fn(i) for i in [0, n), split across the OpenMP threads as ParallelFor splits it,
+ *  in blocks run with denormal results flushed to zero (FlushDenormals says why). */
+template <typename Fn>
+inline void UpdateFor(index_t n, Fn fn) {
+  UpdateRanges(n, [&](index_t begin, index_t end) {
+    for (index_t i = begin; i < end; ++i) fn(i);
   });
 }
 
