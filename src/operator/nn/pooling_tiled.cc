@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "operator/isa_clones.h"
 #include "operator/nn/pooling_op.h"
 
 namespace mxnet {
@@ -73,28 +72,6 @@ void Forward(const PoolGeometry& g, const DType* x, DType* y, OpReqType req) {
   });
 }
 
-/*! \brief The data gradient of one row of 2x2 windows (input rows x0, x1; gradient rows
- *  d0, d1), written whole: ArgMax's rule (the first maximum in raster order; a later element
- *  wins only when strictly greater) as selects, so the loop has no data-dependent branch and
- *  vectorizes; the branchy form mispredicts about once per window on real data. */
-template <typename DType>
-MXNET_AVX2_CLONES void Backward2x2Row(const DType* x0, const DType* x1, const DType* dy,
-                                      DType* d0, DType* d1, index_t ow_count) {
-  for (index_t ow = 0; ow < ow_count; ++ow) {
-    const DType a = x0[2 * ow], b = x0[2 * ow + 1], c = x1[2 * ow], e = x1[2 * ow + 1];
-    const bool b_wins = b > a;
-    const DType ab = b_wins ? b : a;
-    const bool c_wins = c > ab;
-    const DType abc = c_wins ? c : ab;
-    const bool e_wins = e > abc;
-    const DType g = dy[ow], zero = DType(0);
-    d1[2 * ow + 1] = e_wins ? g : zero;
-    d1[2 * ow] = c_wins && !e_wins ? g : zero;
-    d0[2 * ow + 1] = b_wins && !c_wins && !e_wins ? g : zero;
-    d0[2 * ow] = !b_wins && !c_wins && !e_wins ? g : zero;
-  }
-}
-
 template <typename DType, int KH, int KW>
 void Backward(const PoolGeometry& g, const DType* dy, const DType* x, DType* dx, OpReqType req) {
   const index_t kh = g.kernel[0], kw = g.kernel[1], H = g.in[0], W = g.in[1];
@@ -106,18 +83,14 @@ void Backward(const PoolGeometry& g, const DType* dy, const DType* x, DType* dx,
     DType* dr = dx + plane * in_plane + oh * kh * W;
     const DType* dyr = dy + r * OW;
     if (!add) {
-      if (KH == 2 && KW == 2) {
-        Backward2x2Row(xr, xr + W, dyr, dr, dr + W, OW);
-      } else {
-        for (index_t ow = 0; ow < OW; ++ow) {
-          DType best;
-          const index_t arg = ArgMax<DType, KH, KW>(xr + ow * kw, W, kh, kw, &best);
-          DType* d = dr + ow * kw;
-          for (index_t a = 0; a < (KH > 0 ? KH : kh); ++a) {
-            for (index_t c = 0; c < (KW > 0 ? KW : kw); ++c) d[a * W + c] = DType(0);
-          }
-          d[arg] = dyr[ow];
+      for (index_t ow = 0; ow < OW; ++ow) {
+        DType best;
+        const index_t arg = ArgMax<DType, KH, KW>(xr + ow * kw, W, kh, kw, &best);
+        DType* d = dr + ow * kw;
+        for (index_t a = 0; a < (KH > 0 ? KH : kh); ++a) {
+          for (index_t c = 0; c < (KW > 0 ? KW : kw); ++c) d[a * W + c] = DType(0);
         }
+        d[arg] = dyr[ow];
       }
       // Columns past the last window, and rows past the last window row, get no gradient.
       for (index_t a = 0; a < kh && OW * kw < W; ++a) {
