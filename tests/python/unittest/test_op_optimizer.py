@@ -669,8 +669,9 @@ def test_multi_adamw_update_is_skipped_for_zero_rescale():
 def test_decaying_momentum_flushes_to_zero_below_the_normal_range(name):
     # A weight whose gradient stays 0 has its momentum shrink by 0.9 per step; results below
     # float32's smallest normal (1.18e-38) become 0 instead of denormals (slow to compute with),
-    # every other element is computed as usual. 10000 elements: several blocks, both threads.
-    n = 10000
+    # every other element is computed as usual. 40000 elements: several blocks, split across
+    # the OpenMP threads where there are two.
+    n = 40000
     tiny = np.float32(1.17549435e-38)  # the smallest normal float32
     w = np.linspace(-1, 1, n).astype(np.float32)
     g = np.zeros(n, np.float32)
