@@ -1,6 +1,7 @@
 // BatchNorm and _backward_BatchNorm: shape and type rules, the plain CPU kernels over any
 // channel axis, the moving-statistics update and the registration.
 #include "operator/nn/batch_norm_op.h"
+#include "operator/isa_clones.h"
 #include "operator/nn/onednn/onednn_batch_norm.h"
 
 #include <algorithm>
@@ -38,12 +39,90 @@ void ForEachChannel(const BatchNormDims& d, Fn fn) {
   LoopMaybeParallel(d.outer * d.channels * d.inner >= ParallelGrain(), d.channels, fn);
 }
 
-/*! \brief fn(k) for the flat index k of every element of channel c. */
+/*! \brief fn(row, n) for each contiguous run (row = first element's flat index, n = inner
+ *  elements) of channel c. */
 template <typename Fn>
-void ForEachInChannel(const BatchNormDims& d, index_t c, Fn fn) {
-  for (index_t o = 0; o < d.outer; ++o) {
-    const index_t base = (o * d.channels + c) * d.inner;
-    for (index_t i = 0; i < d.inner; ++i) fn(base + i);
+void ForEachRowInChannel(const BatchNormDims& d, index_t c, Fn fn) {
+  for (index_t o = 0; o < d.outer; ++o) fn((o * d.channels + c) * d.inner, d.inner);
+}
+
+// Row kernels. A reduction keeps kLanes independent double accumulators: one running sum is
+// one dependent add per element (its latency, not the data, sets the pace), while lanes
+// pipeline and vectorize. Each is built for AVX2 as well (MXNET_AVX2_CLONES).
+constexpr int kLanes = 16;
+
+/*! \brief Adds sum(x - shift) to *sum and sum((x - shift)^2) to *sq. */
+template <typename DType>
+MXNET_AVX2_CLONES void RowMoments(const DType* x, index_t n, double shift, double* sum,
+                                  double* sq) {
+  double as[kLanes] = {}, aq[kLanes] = {};
+  index_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) {
+      const double v = static_cast<double>(x[i + l]) - shift;
+      as[l] += v;
+      aq[l] += v * v;
+    }
+  }
+  for (; i < n; ++i) {
+    const double v = static_cast<double>(x[i]) - shift;
+    as[0] += v;
+    aq[0] += v * v;
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    *sum += as[l];
+    *sq += aq[l];
+  }
+}
+
+/*! \brief Adds sum(g) to *sum_g and sum(g * (x - mean)) to *sum_gx. */
+template <typename DType>
+MXNET_AVX2_CLONES void RowGradSums(const DType* g, const DType* x, index_t n, double mean,
+                                   double* sum_g, double* sum_gx) {
+  double ag[kLanes] = {}, agx[kLanes] = {};
+  index_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) {
+      const double gv = static_cast<double>(g[i + l]);
+      ag[l] += gv;
+      agx[l] += gv * (static_cast<double>(x[i + l]) - mean);
+    }
+  }
+  for (; i < n; ++i) {
+    const double gv = static_cast<double>(g[i]);
+    ag[0] += gv;
+    agx[0] += gv * (static_cast<double>(x[i]) - mean);
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    *sum_g += ag[l];
+    *sum_gx += agx[l];
+  }
+}
+
+/*! \brief y = x * a + b (Acc arithmetic), honouring req. */
+template <typename DType, typename Acc>
+MXNET_AVX2_CLONES void RowAffine(const DType* x, DType* y, index_t n, Acc a, Acc b,
+                                 OpReqType req) {
+  if (req == kAddTo) {
+    for (index_t i = 0; i < n; ++i) {
+      y[i] = static_cast<DType>(static_cast<Acc>(y[i]) + (static_cast<Acc>(x[i]) * a + b));
+    }
+  } else {
+    for (index_t i = 0; i < n; ++i) y[i] = static_cast<DType>(static_cast<Acc>(x[i]) * a + b);
+  }
+}
+
+/*! \brief The data gradient of a batch-statistics BatchNorm over one run:
+ *  dx = a * (og - mean_og - (x - m) * s * mean_og_xhat), honouring req. */
+template <typename DType, typename Acc>
+MXNET_AVX2_CLONES void RowBatchGrad(const DType* og, const DType* x, DType* dx, index_t n,
+                                    Acc a, Acc mean_og, Acc m, Acc s, Acc mean_og_xhat,
+                                    OpReqType req) {
+  for (index_t i = 0; i < n; ++i) {
+    const Acc xhat = (static_cast<Acc>(x[i]) - m) * s;
+    const Acc v = a * (static_cast<Acc>(og[i]) - mean_og - xhat * mean_og_xhat);
+    if (req == kAddTo) dx[i] = static_cast<DType>(static_cast<Acc>(dx[i]) + v);
+    else dx[i] = static_cast<DType>(v);
   }
 }
 
@@ -64,14 +143,16 @@ void ForwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
   ForEachChannel(d, [&](index_t c) {
     double mean, var;
     if (batch_stats) {
+      // One pass: moments about the channel's first element (any value near the data keeps
+      // E[(x-s)^2] - E[x-s]^2 from cancelling; sums are double over float data).
+      const double shift = count > 0 ? static_cast<double>(x[c * d.inner]) : 0.0;
       double sum = 0, sq = 0;
-      ForEachInChannel(d, c, [&](index_t k) { sum += static_cast<double>(x[k]); });
-      mean = count > 0 ? sum / count : 0.0;
-      ForEachInChannel(d, c, [&](index_t k) {
-        const double v = static_cast<double>(x[k]) - mean;
-        sq += v * v;
+      ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
+        RowMoments(x + k, n, shift, &sum, &sq);
       });
-      var = count > 0 ? sq / count : 0.0;
+      const double m = count > 0 ? sum / count : 0.0;
+      mean = shift + m;
+      var = count > 0 ? std::max(sq / count - m * m, 0.0) : 0.0;
     } else {
       mean = static_cast<double>(moving_mean[c]);
       var = static_cast<double>(moving_var[c]);
@@ -85,8 +166,8 @@ void ForwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
     const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
     const Acc a = static_cast<Acc>(invstd * scale);
     const Acc b = static_cast<Acc>(static_cast<double>(beta[c]) - mean * invstd * scale);
-    ForEachInChannel(d, c, [&](index_t k) {
-      Assign(y + k, req[kOut], static_cast<DType>(static_cast<Acc>(x[k]) * a + b));
+    ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
+      RowAffine(x + k, y + k, n, a, b, req[kOut]);
     });
   });
 }
@@ -115,12 +196,11 @@ void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d
       mean = static_cast<double>(moving_mean[c]);
       invstd = 1.0 / std::sqrt(static_cast<double>(moving_var[c]) + p.eps);
     }
-    double sum_og = 0, sum_og_xhat = 0;
-    ForEachInChannel(d, c, [&](index_t k) {
-      const double g = static_cast<double>(og[k]);
-      sum_og += g;
-      sum_og_xhat += g * (static_cast<double>(x[k]) - mean) * invstd;
+    double sum_og = 0, sum_og_xc = 0;
+    ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
+      RowGradSums(og + k, x + k, n, mean, &sum_og, &sum_og_xc);
     });
+    const double sum_og_xhat = sum_og_xc * invstd;
     const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
     if (req[1] != kNullOp) {
       Assign(out[1].dptr<PType>() + c, req[1], PType(p.fix_gamma ? 0.0 : sum_og_xhat));
@@ -134,14 +214,12 @@ void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d
         const Acc mean_og = static_cast<Acc>(sum_og / count);
         const Acc mean_og_xhat = static_cast<Acc>(sum_og_xhat / count);
         const Acc m = static_cast<Acc>(mean), s = static_cast<Acc>(invstd);
-        ForEachInChannel(d, c, [&](index_t k) {
-          const Acc xhat = (static_cast<Acc>(x[k]) - m) * s;
-          const Acc v = a * (static_cast<Acc>(og[k]) - mean_og - xhat * mean_og_xhat);
-          Assign(dx + k, req[0], static_cast<DType>(v));
+        ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
+          RowBatchGrad(og + k, x + k, dx + k, n, a, mean_og, m, s, mean_og_xhat, req[0]);
         });
-      } else {
-        ForEachInChannel(d, c, [&](index_t k) {
-          Assign(dx + k, req[0], static_cast<DType>(static_cast<Acc>(og[k]) * a));
+      } else {  // fixed statistics: only the scale remains
+        ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
+          RowAffine(og + k, dx + k, n, a, Acc(0), req[0]);
         });
       }
     }

@@ -5,6 +5,7 @@
 // [, weight32]); num_weights says how many.
 #include <type_traits>
 
+#include "operator/isa_clones.h"
 #include "operator/optimizer/sgd_step.h"
 
 namespace mxnet {
@@ -89,26 +90,61 @@ uint32_t NumWeights(const NodeAttrs& attrs) {
  *  type of the rates (see SgdCoef).
  */
 template <typename DType, bool kMom, bool kMp, typename L>
-void MultiSgdOne(const TBlob* group, const TBlob& out, OpReqType req, L lr, L wd, float rescale,
-                 float clip, float momentum) {
+struct SgdArrays {
   using MS = std::conditional_t<kMp, float, DType>;  // how mom and weight32 are stored
   using M = Real<MS>;
-  const SgdCoef<M, L> c(lr, wd, M(rescale), M(clip), M(momentum));
-  const DType* w = group[0].dptr<DType>();
-  const DType* g = group[1].dptr<DType>();
-  MS* mom = kMom ? group[2].dptr<MS>() : nullptr;
-  float* w32 = kMp ? group[kMom ? 3 : 2].dptr<float>() : nullptr;
-  DType* o = out.dptr<DType>();
-  ParallelFor(static_cast<index_t>(out.Size()), [=](index_t i) {
+  SgdCoef<M, L> c;
+  const DType* w;
+  const DType* g;
+  MS* mom;
+  float* w32;
+  DType* o;
+  OpReqType req;
+};
+
+/*! \brief Elements [begin, end) of one weight's step. Every element is read before it is
+ *  written and no element reads another (out may be weight), so the loop is free of
+ *  loop-carried dependences (ivdep) and vectorizes; built for AVX2 (without FMA, so it
+ *  rounds as MXNet's kernel) as well. */
+template <typename DType, bool kMom, bool kMp, typename L>
+MXNET_AVX2_NOFMA_CLONES void MultiSgdRange(const SgdArrays<DType, kMom, kMp, L>& a, index_t begin,
+                                     index_t end) {
+  using S = SgdArrays<DType, kMom, kMp, L>;
+  using M = typename S::M;
+  const auto c = a.c;
+  const DType* w = a.w;
+  const DType* g = a.g;
+  typename S::MS* mom = a.mom;
+  float* w32 = a.w32;
+  DType* o = a.o;
+  const OpReqType req = a.req;
+#pragma GCC ivdep
+  for (index_t i = begin; i < end; ++i) {
     M wi;
     if constexpr (kMp) wi = w32[i]; else wi = M(w[i]);
     M m = kMom ? M(mom[i]) : M(0.f);
     m = SgdMomentum(c, m, wi, M(g[i]));
-    if constexpr (kMom) mom[i] = static_cast<MS>(m);
+    if constexpr (kMom) mom[i] = static_cast<typename S::MS>(m);
     wi = wi + m;
     if constexpr (kMp) w32[i] = wi;
     Store(o + i, req, wi);
-  });
+  }
+}
+
+template <typename DType, bool kMom, bool kMp, typename L>
+void MultiSgdOne(const TBlob* group, const TBlob& out, OpReqType req, L lr, L wd, float rescale,
+                 float clip, float momentum) {
+  using S = SgdArrays<DType, kMom, kMp, L>;
+  using M = typename S::M;
+  const S a{SgdCoef<M, L>(lr, wd, M(rescale), M(clip), M(momentum)),
+            group[0].dptr<DType>(),
+            group[1].dptr<DType>(),
+            kMom ? group[2].dptr<typename S::MS>() : nullptr,
+            kMp ? group[kMom ? 3 : 2].dptr<float>() : nullptr,
+            out.dptr<DType>(),
+            req};
+  UpdateRanges(static_cast<index_t>(out.Size()),
+               [&](index_t begin, index_t end) { MultiSgdRange(a, begin, end); });
 }
 
 template <typename P, bool kMom, bool kMp>

@@ -87,7 +87,7 @@ struct SgdKernel {
     const DType* w = in[0].dptr<DType>();
     const DType* g = in[1].dptr<DType>();
     DType* o = out.dptr<DType>();
-    ParallelFor(NumElements(in),
+    UpdateFor(NumElements(in),
                 [=](index_t i) { Store(o + i, req, SgdWeight(c, R(w[i]), R(g[i]))); });
   }
 };
@@ -102,7 +102,7 @@ struct SgdMomKernel {
     const DType* g = in[1].dptr<DType>();
     DType* mom = in[2].dptr<DType>();
     DType* o = out.dptr<DType>();
-    ParallelFor(NumElements(in), [=](index_t i) {
+    UpdateFor(NumElements(in), [=](index_t i) {
       const R m = SgdMomentum(c, R(mom[i]), R(w[i]), R(g[i]));
       const R wi = R(w[i]);
       mom[i] = static_cast<DType>(m);
@@ -121,7 +121,7 @@ struct MpSgdKernel {
     const DType* g = in[1].dptr<DType>();
     float* w32 = in[2].dptr<float>();
     DType* o = out.dptr<DType>();
-    ParallelFor(NumElements(in), [=](index_t i) {
+    UpdateFor(NumElements(in), [=](index_t i) {
       const float w = SgdWeight(c, w32[i], static_cast<float>(g[i]));
       w32[i] = w;
       Store(o + i, req, w);
@@ -138,7 +138,7 @@ struct MpSgdMomKernel {
     float* mom = in[2].dptr<float>();
     float* w32 = in[3].dptr<float>();
     DType* o = out.dptr<DType>();
-    ParallelFor(NumElements(in), [=](index_t i) {
+    UpdateFor(NumElements(in), [=](index_t i) {
       const float m = SgdMomentum(c, mom[i], w32[i], static_cast<float>(g[i]));
       const float w = w32[i] + m;
       mom[i] = m;
@@ -162,7 +162,7 @@ struct NagMomKernel {
     const DType* g = in[1].dptr<DType>();
     DType* mom = in[2].dptr<DType>();
     DType* o = out.dptr<DType>();
-    ParallelFor(NumElements(in), [=](index_t i) {
+    UpdateFor(NumElements(in), [=](index_t i) {
       const R grad = clipping ? Clip(rescale * R(g[i]), clip) : rescale * R(g[i]);
       const R m = momentum * R(mom[i]);
       mom[i] = static_cast<DType>(m);
@@ -182,7 +182,7 @@ struct MpNagMomKernel {
     float* mom = in[2].dptr<float>();
     float* w32 = in[3].dptr<float>();
     DType* o = out.dptr<DType>();
-    ParallelFor(NumElements(in), [=](index_t i) {
+    UpdateFor(NumElements(in), [=](index_t i) {
       const float gi = static_cast<float>(g[i]);
       const float grad = clip >= 0.0f ? Clip(rescale * gi, clip) : rescale * gi;
       const float m = momentum * mom[i];
@@ -207,7 +207,7 @@ struct SignSgdKernel {
     const DType* w = in[0].dptr<DType>();
     const DType* g = in[1].dptr<DType>();
     DType* o = out.dptr<DType>();
-    ParallelFor(NumElements(in), [=](index_t i) {
+    UpdateFor(NumElements(in), [=](index_t i) {
       Store(o + i, req, decay * R(w[i]) - lr * SignOf(R(g[i])));
     });
   }
@@ -227,7 +227,7 @@ struct SignumKernel {
     const DType* g = in[1].dptr<DType>();
     DType* mom = in[2].dptr<DType>();
     DType* o = out.dptr<DType>();
-    ParallelFor(NumElements(in), [=](index_t i) {
+    UpdateFor(NumElements(in), [=](index_t i) {
       const R wi = R(w[i]);
       const R m = clipping
                       ? momentum * R(mom[i]) - keep_wd * wi - keep * Clip(rescale * R(g[i]), clip)

@@ -8,6 +8,7 @@
 #ifndef MXNET_OPERATOR_OPTIMIZER_UPDATE_COMMON_H_
 #define MXNET_OPERATOR_OPTIMIZER_UPDATE_COMMON_H_
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <istream>
@@ -16,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "operator/flush_denormals.h"
 #include "operator/operator_common.h"
 
 namespace mxnet {
@@ -96,6 +98,28 @@ inline R Clip(R x, R bound) {
 template <typename R>
 inline int SignOf(R x) {
   return static_cast<int>(x > 0) - static_cast<int>(x < 0);
+}
+
+/*! \brief fn(begin, end) over blocks covering [0, n), split across the OpenMP threads as
+ *  ParallelFor splits elements, each block run with denormal results flushed to zero
+ *  (FlushDenormals says why). */
+template <typename Fn>
+inline void UpdateRanges(index_t n, Fn fn) {
+  constexpr index_t kBlock = 4096;
+  const index_t blocks = (n + kBlock - 1) / kBlock;
+  LoopMaybeParallel(n >= ParallelGrain(), blocks, [&](index_t b) {
+    FlushDenormals ftz;
+    fn(b * kBlock, std::min(n, (b + 1) * kBlock));
+  });
+}
+
+/*! \brief fn(i) for i in [0, n), split across the OpenMP threads as ParallelFor splits it,
+ *  in blocks run with denormal results flushed to zero (FlushDenormals says why). */
+template <typename Fn>
+inline void UpdateFor(index_t n, Fn fn) {
+  UpdateRanges(n, [&](index_t begin, index_t end) {
+    for (index_t i = begin; i < end; ++i) fn(i);
+  });
 }
 
 /*! \brief Write v (any compute type) to *out under req. */

@@ -101,3 +101,33 @@ def test_overlapping_windows_agree_with_tiled_where_they_meet(flag):
         np.testing.assert_array_equal(g, a.grad.asnumpy().transpose(0, 3, 1, 2))
     finally:
         mx.util.setenv("MXNET_ONEDNN_ENABLED", "1")
+
+
+def _first_max_rule(win):
+    """Index of a window's first element no later element strictly exceeds, scanning in
+    raster order from the first (the rule the kernels share; a NaN first element keeps it)."""
+    best, arg = win[0], 0
+    for i, v in enumerate(win[1:], 1):
+        if v > best:
+            best, arg = v, i
+    return arg
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_2x2_gradient_for_every_tie_pattern_and_nan(dtype):
+    # Every 2x2 window of values from {0, 1, nan, -inf}: 256 windows side by side, so the
+    # vectorized row kernel sees ties, NaNs and infinities in every lane position.
+    vals = np.array([0.0, 1.0, np.nan, -np.inf], dtype)
+    combos = np.array(np.meshgrid(*[np.arange(4)] * 4, indexing="ij")).reshape(4, -1).T
+    x = np.zeros((1, 1, 2, 2 * len(combos)), dtype)
+    for j, (a, b, c, d) in enumerate(combos):
+        x[0, 0, 0, 2 * j:2 * j + 2] = vals[[a, b]]
+        x[0, 0, 1, 2 * j:2 * j + 2] = vals[[c, d]]
+    head = np.arange(1, len(combos) + 1, dtype=dtype).reshape(1, 1, 1, -1)
+    _, g = run(x, head, (2, 2), (2, 2), dtype=dtype)
+    expect = np.zeros_like(x)
+    for j in range(len(combos)):
+        win = [x[0, 0, 0, 2 * j], x[0, 0, 0, 2 * j + 1], x[0, 0, 1, 2 * j], x[0, 0, 1, 2 * j + 1]]
+        arg = _first_max_rule(win)
+        expect[0, 0, arg // 2, 2 * j + arg % 2] = head[0, 0, 0, j]
+    np.testing.assert_array_equal(g, expect)

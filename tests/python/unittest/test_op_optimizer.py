@@ -663,3 +663,31 @@ def test_multi_adamw_update_is_skipped_for_zero_rescale():
                                   etas=(1,) * 3, out=W)
     for a, b in zip(W + M + V, before):
         np.testing.assert_array_equal(a.asnumpy(), b)
+
+
+@pytest.mark.parametrize("name", ["sgd_mom_update", "multi_sgd_mom_update"])
+def test_decaying_momentum_flushes_to_zero_below_the_normal_range(name):
+    # A weight whose gradient stays 0 has its momentum shrink by 0.9 per step; results below
+    # float32's smallest normal (1.18e-38) become 0 instead of denormals (slow to compute with),
+    # every other element is computed as usual. 40000 elements: several blocks, split across
+    # the OpenMP threads where there are two.
+    n = 40000
+    tiny = np.float32(1.17549435e-38)  # the smallest normal float32
+    w = np.linspace(-1, 1, n).astype(np.float32)
+    g = np.zeros(n, np.float32)
+    g[::2] = 0.25
+    m = np.full(n, tiny, np.float32)
+    m[1::4] = 1e-3
+    weight, grad, mom = nd.array(w), nd.array(g), nd.array(m)
+    kwargs = dict(momentum=0.9)
+    if name == "multi_sgd_mom_update":
+        nd.multi_sgd_mom_update(weight, grad, mom, out=[weight], lrs=(0.1,), wds=(0.0,),
+                                num_weights=1, **kwargs)
+    else:
+        nd.sgd_mom_update(weight, grad, mom, out=weight, lr=0.1, wd=0.0, **kwargs)
+    expect_m = np.float32(0.9) * m - np.float32(0.1) * g
+    expect_m[np.abs(expect_m) < tiny] = 0
+    got_m = mom.asnumpy()
+    np.testing.assert_array_equal(got_m, expect_m)
+    assert (got_m[3::4] == 0).all()  # 0.9 * tiny with no gradient: flushed, not denormal
+    np.testing.assert_allclose(weight.asnumpy(), w + expect_m, rtol=1e-6, atol=0)
