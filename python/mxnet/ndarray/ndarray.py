@@ -254,6 +254,9 @@ def _tostype(self, stype):
     """A copy of the array in storage type stype ('default', 'row_sparse' or 'csr')."""
     if stype not in ("default", "row_sparse", "csr"):
         raise ValueError("tostype: unknown storage type %r" % (stype,))
+    if stype == "csr" and self.ndim != 2:
+        raise ValueError("tostype: a csr array is 2-D, given an array of shape %s"
+                         % (self.shape,))
     return _op.cast_storage(self, stype=stype)
 
 

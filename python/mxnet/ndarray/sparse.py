@@ -332,6 +332,8 @@ def _default_dtype(src, dtype):
 
 def _as_ndarray(src, ctx, dtype):
     if isinstance(src, NDArray):
+        if src.size == 0:  # (no zero-size cast outside numpy-shape semantics)
+            return _array(np.zeros(src.shape, dtype=dtype), ctx=ctx, dtype=dtype)
         return src.as_in_context(ctx).astype(dtype, copy=False)
     try:
         src = np.asarray(src, dtype=dtype)

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "operator/nn/float_op_helpers.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -68,6 +69,8 @@ Example::
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirstInput)
     .set_attr<FCompute>("FCompute<cpu>", QuadraticForward)
+    .set_attr<FInferStorageType>("FInferStorageType", ZeroPreservingStorage)
+    .set_attr<FComputeEx>("FComputeEx<cpu>", StoredValuesCompute)
     .set_attr<FGradient>("FGradient", QuadraticGrad);
 
 }  // namespace op

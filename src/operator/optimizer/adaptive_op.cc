@@ -265,7 +265,7 @@ const bool kRegistered [[maybe_unused]] = [] {
        "n, g and delta are updated in place.",
        {"weight", "grad", "n", "g", "delta"}, {2, 3, 4}, nullptr, nullptr,
        UpdateCompute<RMSPropAlexParam, RMSPropAlexKernel>});
-  RegisterUpdate<FtrlParam>(
+  WithLazyUpdate(RegisterUpdate<FtrlParam>(
       {"ftrl_update",
        "Update function for Follow the Regularized Leader (FTRL):\n\n"
        "    grad = clip(rescale_grad * grad)\n"
@@ -275,7 +275,7 @@ const bool kRegistered [[maybe_unused]] = [] {
        "\n\nz and n are updated in place.",
        {"weight", "grad", "z", "n"}, {2, 3}, nullptr, nullptr,
        UpdateCompute<FtrlParam, FtrlKernel>})
-      .add_alias("_sparse_ftrl_update");
+      .add_alias("_sparse_ftrl_update"));
   RegisterUpdate<FTMLParam>(
       {"ftml_update",
        "Update function for Follow the Moving Leader (FTML):\n\n"

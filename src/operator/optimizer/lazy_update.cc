@@ -11,10 +11,10 @@ namespace update {
 
 bool LazyUpdateStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
                        std::vector<int>* out) {
-  bool dense = true, others_dense = true;
+  bool dense = true, others_ok = true;
   for (size_t i = 0; i < in->size(); ++i) {
     dense = dense && (*in)[i] == kDefaultStorage;
-    if (i != 1) others_dense = others_dense && (*in)[i] == kDefaultStorage;
+    if (i != 1) others_ok = others_ok && ((*in)[i] == kDefaultStorage || (*in)[i] == kRowSparseStorage);
   }
   auto it = attrs.dict.find("lazy_update");
   const bool lazy = it == attrs.dict.end() ||
@@ -22,7 +22,8 @@ bool LazyUpdateStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vec
   for (int& s : *out) s = kDefaultStorage;
   if (dense) {
     *mode = DispatchMode::kFCompute;
-  } else if (lazy && others_dense && (*in)[1] == kRowSparseStorage) {
+  } else if (lazy && others_ok && (*in)[1] == kRowSparseStorage) {
+    for (int& s : *out) s = (*in)[0];  // the new weight has the weight's storage type
     *mode = DispatchMode::kFComputeEx;
   } else {
     *mode = DispatchMode::kFComputeFallback;
@@ -30,9 +31,12 @@ bool LazyUpdateStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vec
   return true;
 }
 
-void LazyUpdateCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
-                       const std::vector<NDArray>& out) {
+namespace {
+
+// The lazy update on dense weight, states and outputs (the gradient row_sparse).
+void LazyUpdateDense(const NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                     const std::vector<NDArray>& out) {
   static const auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
   const FCompute& fn = fcompute[attrs.op];
   const NDArray& grad = in[1];
@@ -68,6 +72,37 @@ void LazyUpdateCompute(const NodeAttrs& attrs, const OpContext& ctx,
     for (size_t o = 0; o < out.size(); ++o) rout[o] = row(whole_out[o], rows[k]);
     // The output row may start as the weight's copy: the kernel reads the input rows only.
     fn(attrs, ctx, rin, req, rout);
+  }
+}
+
+}  // namespace
+
+void LazyUpdateCompute(const NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                       const std::vector<NDArray>& out) {
+  static const auto& mutate = nnvm::Op::GetAttr<FMutateInputs>("FMutateInputs");
+  // A row_sparse weight or state is updated through a dense copy, written back after.
+  std::vector<NDArray> din(in), dout(out);
+  auto dense_copy = [](const NDArray& a) {
+    NDArray d(a.shape(), a.ctx(), false, a.dtype());
+    CastStorageSync(a, d);
+    return d;
+  };
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (i != 1 && in[i].storage_type() != kDefaultStorage) din[i] = dense_copy(in[i]);
+  }
+  for (size_t o = 0; o < out.size(); ++o) {
+    if (out[o].storage_type() == kDefaultStorage) continue;
+    dout[o] = out[o].chunk_id() == in[0].chunk_id() ? din[0] : dense_copy(out[o]);
+  }
+  LazyUpdateDense(attrs, ctx, din, req, dout);
+  if (mutate.contains(attrs.op)) {
+    for (uint32_t i : mutate[attrs.op](attrs)) {
+      if (in[i].storage_type() != kDefaultStorage) CastStorageSync(din[i], in[i]);
+    }
+  }
+  for (size_t o = 0; o < out.size(); ++o) {
+    if (out[o].storage_type() != kDefaultStorage) CastStorageSync(dout[o], out[o]);
   }
 }
 

@@ -208,59 +208,6 @@ void ElemwiseEx(const NodeAttrs& attrs, const OpContext&, const std::vector<NDAr
   if (out.chunk_id() != outs[0].chunk_id()) CastStorageSync(out, outs[0]);
 }
 
-// f(0) == 0 for this call's arguments: the op's dense kernel run on one float32 zero. A kernel
-// that cannot run so (it needs a resource, rejects float32) counts as not preserving zeros.
-bool MapsZeroToZero(const NodeAttrs& attrs) {
-  static const auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
-  if (!fcompute.contains(attrs.op)) return false;
-  float zero = 0.f, result = 1.f;
-  TBlob in(&zero, TShape({1}), kFloat32, Context::CPU());
-  TBlob out(&result, TShape({1}), kFloat32, Context::CPU());
-  try {
-    fcompute[attrs.op](attrs, OpContext(), {in}, {kWriteTo}, {out});
-  } catch (const std::exception&) {
-    return false;
-  }
-  return result == 0.f;
-}
-
-bool ZeroPreservingStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
-                           std::vector<int>* out) {
-  if ((*in)[0] == kDefaultStorage) {
-    (*out)[0] = kDefaultStorage;
-    *mode = DispatchMode::kFCompute;
-  } else if (MapsZeroToZero(attrs)) {
-    (*out)[0] = (*in)[0];
-    *mode = DispatchMode::kFComputeEx;
-  } else {
-    *mode = DispatchMode::kFComputeFallback;
-  }
-  return true;
-}
-
-// The output has the input's positions; the dense kernel maps the stored values.
-void StoredValuesCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
-                         const std::vector<NDArray>& outs) {
-  static const auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
-  if (req[0] == kNullOp) return;
-  CHECK_NE(req[0], kAddTo) << "Operator " << attrs.op->name
-                           << ": req 'add' is not supported for sparse outputs";
-  NDArray out = DistinctOutput(outs[0], in);
-  std::vector<TShape> aux;
-  for (int i = 0; i < NumAuxData(in[0].storage_type()); ++i) aux.push_back(in[0].aux_shape(i));
-  out.CheckAndAlloc(aux);
-  for (size_t i = 0; i < aux.size(); ++i) {
-    if (aux[i].Size()) {
-      std::memcpy(out.aux_data(i).dptr_, in[0].aux_data(i).dptr_, aux[i].Size() * sizeof(int64_t));
-    }
-  }
-  if (out.storage_shape().Size() > 0) {
-    fcompute[attrs.op](attrs, ctx, {in[0].data()}, {kWriteTo}, {out.data()});
-  }
-  if (out.chunk_id() != outs[0].chunk_id()) CastStorageSync(out, outs[0]);
-}
-
 bool AddNStorage(const NodeAttrs&, int, DispatchMode* mode, std::vector<int>* in,
                  std::vector<int>* out) {
   bool all_dense = true, all_rsp = true;
@@ -337,6 +284,63 @@ void ZerosLikeEx(const NodeAttrs&, const OpContext&, const std::vector<NDArray>&
 }
 
 }  // namespace
+
+namespace {
+
+// f(0) == 0 for this call's arguments: the op's dense kernel run on one float32 zero. A kernel
+// that cannot run so (it needs a resource, rejects float32) counts as not preserving zeros.
+bool MapsZeroToZero(const NodeAttrs& attrs) {
+  static const auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  if (!fcompute.contains(attrs.op)) return false;
+  float zero = 0.f, result = 1.f;
+  TBlob in(&zero, TShape({1}), kFloat32, Context::CPU());
+  TBlob out(&result, TShape({1}), kFloat32, Context::CPU());
+  try {
+    fcompute[attrs.op](attrs, OpContext(), {in}, {kWriteTo}, {out});
+  } catch (const std::exception&) {
+    return false;
+  }
+  return result == 0.f;
+}
+
+}  // namespace
+
+bool ZeroPreservingStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
+                           std::vector<int>* out) {
+  if ((*in)[0] == kDefaultStorage) {
+    (*out)[0] = kDefaultStorage;
+    *mode = DispatchMode::kFCompute;
+  } else if (MapsZeroToZero(attrs)) {
+    (*out)[0] = (*in)[0];
+    *mode = DispatchMode::kFComputeEx;
+  } else {
+    *mode = DispatchMode::kFComputeFallback;
+  }
+  return true;
+}
+
+// The output has the input's positions; the dense kernel maps the stored values.
+void StoredValuesCompute(const NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                         const std::vector<NDArray>& outs) {
+  static const auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  if (req[0] == kNullOp) return;
+  CHECK_NE(req[0], kAddTo) << "Operator " << attrs.op->name
+                           << ": req 'add' is not supported for sparse outputs";
+  NDArray out = DistinctOutput(outs[0], in);
+  std::vector<TShape> aux;
+  for (int i = 0; i < NumAuxData(in[0].storage_type()); ++i) aux.push_back(in[0].aux_shape(i));
+  out.CheckAndAlloc(aux);
+  for (size_t i = 0; i < aux.size(); ++i) {
+    if (aux[i].Size()) {
+      std::memcpy(out.aux_data(i).dptr_, in[0].aux_data(i).dptr_, aux[i].Size() * sizeof(int64_t));
+    }
+  }
+  if (out.storage_shape().Size() > 0) {
+    fcompute[attrs.op](attrs, ctx, {in[0].data()}, {kWriteTo}, {out.data()});
+  }
+  if (out.chunk_id() != outs[0].chunk_id()) CastStorageSync(out, outs[0]);
+}
 
 void SquareSumRowSparse(const NDArray& in, const NDArray& out) {
   const dim_t n = in.storage_initialized() ? in.aux_shape(rowsparse::kIdx)[0] : 0;

@@ -21,6 +21,12 @@ nnvm::Op& SetSparseElemwiseAttrs(nnvm::Op& op, SparseBinaryKind kind);
  *  when it maps 0 to 0 for the call's arguments (sqrt, relu, x * 2, x == 1, ...): its dense
  *  kernel runs on the stored values only. Otherwise the output is dense (fallback). */
 nnvm::Op& SetZeroPreservingAttrs(nnvm::Op& op);
+/*! \brief The two attributes SetZeroPreservingAttrs adds, for declarations that list them. */
+bool ZeroPreservingStorage(const NodeAttrs& attrs, int dev_mask, DispatchMode* mode,
+                           std::vector<int>* in, std::vector<int>* out);
+void StoredValuesCompute(const NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                         const std::vector<NDArray>& out);
 /*! \brief add_n of row_sparse arrays -> row_sparse. */
 nnvm::Op& SetSparseAddNAttrs(nnvm::Op& op);
 /*! \brief zeros_like of a sparse array -> a sparse array of the same type with no element. */

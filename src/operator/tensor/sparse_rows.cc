@@ -184,3 +184,91 @@ The storage type of ``retain`` output depends on storage types of inputs
 
 }  // namespace op
 }  // namespace mxnet
+
+namespace mxnet {
+namespace op {
+namespace {
+
+struct GetnnzParam : public dmlc::Parameter<GetnnzParam> {
+  dmlc::optional<int> axis;
+  DMLC_DECLARE_PARAMETER(GetnnzParam) {
+    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<int>()).describe(
+        "Select between the number of values across the whole matrix, in each column, or in "
+        "each row.");
+  }
+};
+DMLC_REGISTER_PARAMETER(GetnnzParam);
+
+bool GetnnzShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  const TShape& s = (*in)[0];
+  if (s.ndim() < 0) return false;
+  CHECK_EQ(s.ndim(), 2) << "Operator " << attrs.op->name << ": expected a 2-D csr input, given "
+                        << "shape " << s;
+  const auto& axis = Param<GetnnzParam>(attrs).axis;
+  if (!axis.has_value()) {
+    AssignShape(attrs, "output", &(*out)[0], TShape({1}));
+  } else {
+    const int a = axis.value();
+    CHECK(a == 0 || a == 1 || a == -1 || a == -2)
+        << "Operator " << attrs.op->name << ": argument axis expected 0, 1 or None, given " << a;
+    AssignShape(attrs, "output", &(*out)[0], TShape({a == 0 || a == -2 ? s[1] : s[0]}));
+  }
+  return (*out)[0].IsKnown();
+}
+
+bool GetnnzType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  AssignType(attrs, "output", &(*out)[0], kInt64);
+  return (*in)[0] >= 0;
+}
+
+bool GetnnzStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
+                   std::vector<int>* out) {
+  CHECK_EQ((*in)[0], kCSRStorage) << "Operator " << attrs.op->name
+                                  << ": argument data expected a csr array, given storage type "
+                                  << (*in)[0];
+  (*out)[0] = kDefaultStorage;
+  *mode = DispatchMode::kFComputeEx;
+  return true;
+}
+
+void GetnnzCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
+                   const std::vector<OpReqType>& req, const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  const NDArray& a = in[0];
+  const auto& axis = Param<GetnnzParam>(attrs).axis;
+  const TBlob o = out[0].data();
+  int64_t* counts = o.dptr<int64_t>();
+  std::fill(counts, counts + o.Size(), int64_t{0});
+  const dim_t rows = a.shape()[0], nnz = a.aux_shape(csr::kIdx)[0];
+  const int64_t* indptr = a.aux_data(csr::kIndPtr).dptr<int64_t>();
+  if (!axis.has_value()) {
+    counts[0] = nnz;
+  } else if (axis.value() == 0 || axis.value() == -2) {
+    const int64_t* idx = nnz ? a.aux_data(csr::kIdx).dptr<int64_t>() : nullptr;
+    for (dim_t k = 0; k < nnz; ++k) ++counts[idx[k]];
+  } else {
+    for (dim_t r = 0; r < rows; ++r) counts[r] = indptr[r + 1] - indptr[r];
+  }
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_contrib_getnnz)
+    .describe(R"doc(Number of stored values of a csr matrix, including explicit zeros.
+
+With ``axis=None`` the total (shape (1,)); ``axis=1`` the count of each row; ``axis=0`` the
+count of each column. The input must be a CSRNDArray; the output is int64.
+)doc")
+    .set_num_inputs(1)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<GetnnzParam>)
+    .add_argument("data", "NDArray-or-Symbol", "Input")
+    .add_arguments(GetnnzParam::__FIELDS__())
+    .set_attr<FInferShape>("FInferShape", GetnnzShape)
+    .set_attr<FInferType>("FInferType", GetnnzType)
+    .set_attr<FInferStorageType>("FInferStorageType", GetnnzStorage)
+    .set_attr<FComputeEx>("FComputeEx<cpu>", GetnnzCompute)
+    .set_attr<TIsNonDifferentiable>("TIsNonDifferentiable", true);
+
+}  // namespace op
+}  // namespace mxnet

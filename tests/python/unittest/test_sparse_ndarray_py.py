@@ -210,3 +210,31 @@ def test_symbolic_graph_runs_sparse_inputs():
     exe.forward()
     assert_almost_equal(exe.outputs[0].asnumpy(), xv.asnumpy().dot(wv.asnumpy()), rtol=1e-5,
                         atol=1e-6)
+
+
+def test_getnnz_counts_stored_values():
+    a = mx.nd.array(DENSE).tostype("csr")
+    assert mx.nd.contrib.getnnz(a).asnumpy().tolist() == [4]
+    assert mx.nd.contrib.getnnz(a, axis=1).asnumpy().tolist() == [1, 2, 0, 1]
+    assert mx.nd.contrib.getnnz(a, axis=0).asnumpy().tolist() == [1, 1, 2]
+
+
+def test_quadratic_keeps_csr_when_c_is_zero():
+    a = mx.nd.array(DENSE).tostype("csr")
+    assert mx.nd.contrib.quadratic(a, a=1, b=2, c=0).stype == "csr"
+    out = mx.nd.contrib.quadratic(a, a=1, b=2, c=1)
+    assert out.stype == "default"
+    assert_almost_equal(out.asnumpy(), DENSE ** 2 + 2 * DENSE + 1)
+
+
+def test_lazy_update_with_row_sparse_weight_and_state():
+    weight = mx.nd.ones((4, 2)).tostype("row_sparse")
+    mom = mx.nd.zeros((4, 2), stype="row_sparse")
+    grad = mx.nd.sparse.row_sparse_array(([[1, 1]], [1]), shape=(4, 2))
+    mx.nd.sgd_mom_update(weight, grad, mom, lr=0.5, momentum=0.9, wd=0.1, out=weight)
+    assert weight.stype == "row_sparse"
+    want = np.ones((4, 2), np.float32)
+    want[1] = 1 - 0.5 * (1 + 0.1)
+    assert_almost_equal(weight.asnumpy(), want)
+    assert_almost_equal(mom.asnumpy()[1], [-0.55, -0.55])
+    assert_almost_equal(mom.asnumpy()[[0, 2, 3]], np.zeros((3, 2)))
