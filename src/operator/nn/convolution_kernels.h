@@ -38,10 +38,12 @@ namespace onednn {
 struct PostOps;
 }
 /*! \brief post (optional): post-ops fused into the primitive (subgraph backend ONEDNN); with a
- *  sum, out holds the sum operand on entry and req must be kWriteTo or kWriteInplace. */
+ *  sum, out holds the sum operand on entry and req must be kWriteTo or kWriteInplace.
+ *  weight_stamp (optional): names the weights' content when they are no input of the running
+ *  call (folded weights); 0 takes the input's (imperative::InputContentStamp). */
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
                        const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
-                       const onednn::PostOps* post = nullptr);
+                       const onednn::PostOps* post = nullptr, uint64_t weight_stamp = 0);
 void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
                         const TBlob& data, const TBlob& weight, const ConvGrads& grads);
 

@@ -346,3 +346,34 @@ def test_mxnet191_switches_turn_single_fusions_off():
                          check=True).stdout.strip().splitlines()[-1]
     # the BatchNorm stays, so nothing follows the convolution in a chain the backend takes
     assert out == "['Convolution', 'BatchNorm', 'Activation']"
+
+
+def test_fused_conv_bn_follows_changes_of_weights_and_statistics():
+    # The fused node folds the BatchNorm into the weights once and keeps them while neither
+    # the weights nor the BatchNorm values change; every change must show in the output.
+    from mxnet.gluon import nn
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(16, 3, padding=1, use_bias=False, in_channels=8),
+            nn.BatchNorm(in_channels=16), nn.Activation("relu"))
+    net.initialize(mx.init.Xavier())
+    ref = nn.HybridSequential()
+    ref.add(nn.Conv2D(16, 3, padding=1, use_bias=False, in_channels=8),
+            nn.BatchNorm(in_channels=16), nn.Activation("relu"))
+    ref.initialize()
+    x = mx.nd.random.uniform(-1, 1, shape=(2, 8, 10, 10))
+    net.hybridize(static_alloc=True, static_shape=True, backend="ONEDNN")
+
+    def check():
+        for p, q in zip(net.collect_params().values(), ref.collect_params().values()):
+            q.set_data(p.data())
+        np.testing.assert_allclose(net(x).asnumpy(), ref(x).asnumpy(), rtol=1e-4, atol=1e-5)
+
+    check()
+    check()
+    params = list(net.collect_params().values())
+    conv_w = params[0]
+    conv_w.data()[:] = conv_w.data() * 0.5  # written in place
+    check()
+    for p in params[1:]:  # gamma, beta, running_mean, running_var
+        p.set_data(mx.nd.random.uniform(0.5, 1.5, shape=p.shape))
+        check()

@@ -145,9 +145,9 @@ struct ForwardEntry {
 constexpr size_t kMaxBlockedWeights = 32;
 
 /*! \brief The weights in the primitive's layout, reordered only when they changed. */
-memory CachedWeights(ForwardEntry& e, const TBlob& weight) {
+memory CachedWeights(ForwardEntry& e, const TBlob& weight, uint64_t stamp) {
   if (!e.weights.needed) return memory(e.weights.from, onednn::CpuEngine(), weight.dptr_);
-  const uint64_t stamp = imperative::InputContentStamp(weight.dptr_);
+  if (stamp == 0) stamp = imperative::InputContentStamp(weight.dptr_);
   if (e.blocked.size() >= kMaxBlockedWeights && e.blocked.count(weight.dptr_) == 0) {
     e.blocked.clear();
   }
@@ -194,7 +194,7 @@ bool ConvUsesOneDNN(const ConvGeometry& g, int dtype) {
 
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
                        const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
-                       const onednn::PostOps* post) {
+                       const onednn::PostOps* post, uint64_t weight_stamp) {
   if (req == kNullOp) return;
   const std::string key = Key(g, "fwd") + (post != nullptr ? post->Key() : std::string());
   ForwardEntry& e = ForwardCache().Get(key, [&] {
@@ -211,7 +211,7 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
   Arena arena(ctx, InBytes(e.src) + OutBytes(e.dst, req));
   std::unordered_map<int, memory> args;
   args[DNNL_ARG_SRC] = In(e.src, data.dptr_, &arena);
-  args[DNNL_ARG_WEIGHTS] = CachedWeights(e, weight);
+  args[DNNL_ARG_WEIGHTS] = CachedWeights(e, weight, weight_stamp);
   if (bias != nullptr) args[DNNL_ARG_BIAS] = memory(e.d.bias, onednn::CpuEngine(), bias->dptr_);
   OutBuf dst = MakeOut(e.dst, out.dptr<float>(), req, out.Size(), &arena);
   args[DNNL_ARG_DST] = dst.inner;
@@ -294,7 +294,7 @@ void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob
 bool ConvUsesOneDNN(const ConvGeometry&, int) { return false; }
 
 void ConvForwardOneDNN(const ConvGeometry&, const OpContext&, const TBlob&, const TBlob&,
-                       const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*) {
+                       const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*, uint64_t) {
   LOG(FATAL) << "Convolution: this build has no oneDNN";
 }
 

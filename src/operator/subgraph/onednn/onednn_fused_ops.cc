@@ -3,11 +3,14 @@
 // oneDNN primitive with post-ops; the plain kernels and the same steps in C++ otherwise.
 #include "operator/subgraph/onednn/onednn_fused_ops.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <vector>
 
+#include "imperative/input_stamp.h"
 #include "nnvm/graph.h"
 #include "nnvm/symbol.h"
 #include "operator/nn/convolution_kernels.h"
@@ -28,8 +31,16 @@ bool OneDNNFusableActivation(const std::string& act_type) {
 namespace {
 
 /*! \brief A fused node's parsed arguments: its base op's node and the fusion. */
+struct Folded;
+
 struct FusedState {
   NodeAttrs base;
+  // The last folded weights, the content stamps of the weight and bias they came from and
+  // the BatchNorm values (gamma, beta, mean, var).
+  mutable std::mutex folded_mu;
+  mutable std::vector<uint64_t> folded_from;
+  mutable std::vector<float> folded_bn;
+  mutable std::shared_ptr<const Folded> folded;
   OneDNNFusionParam fuse;
   uint32_t num_base_inputs{0};
   // Inputs: [sum when sum_first], the base op's, [gamma, beta, mean, var], [sum otherwise].
@@ -183,6 +194,7 @@ bool FusedType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* o
  *  s = gamma / sqrt(var + eps), w' = w s, b' = (b - mean) s + beta. */
 struct Folded {
   std::vector<float> weight, bias;
+  uint64_t stamp{0};  // names this content for the convolution's weight cache
   Folded(const FusedState& st, const std::vector<TBlob>& in, bool has_bias) {
     const TBlob& w = in[st.base_input(1)];
     const size_t filters = w.shape_[0], per = w.Size() / filters;
@@ -201,6 +213,36 @@ struct Folded {
     }
   }
 };
+
+// Stamps of folded weights: above every engine var version, so the two never meet.
+std::atomic<uint64_t> g_next_folded_stamp{uint64_t{1} << 62};
+
+/*! \brief The folded weights of this call's inputs: the last ones again when the weight and
+ *  bias arrays were not written since (their content stamps) and the BatchNorm's four
+ *  per-channel vectors hold the same values (compared: the node declares the moving
+ *  statistics written, as BatchNorm does, so their stamps change on every call). An
+ *  inference loop folds and reorders once. */
+std::shared_ptr<const Folded> FoldedFor(const FusedState& st, const std::vector<TBlob>& in,
+                                        bool has_bias) {
+  std::vector<uint64_t> from{imperative::InputContentStamp(in[st.base_input(1)].dptr_)};
+  if (has_bias) from.push_back(imperative::InputContentStamp(in[st.base_input(2)].dptr_));
+  bool known = true;
+  for (uint64_t v : from) known = known && v != 0;
+  std::vector<float> bn;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const TBlob& b = in[st.bn_input() + i];
+    bn.insert(bn.end(), b.dptr<float>(), b.dptr<float>() + b.Size());
+  }
+  std::lock_guard<std::mutex> lock(st.folded_mu);
+  if (known && st.folded && st.folded_from == from && st.folded_bn == bn) return st.folded;
+  auto f = std::make_shared<Folded>(st, in, has_bias);
+  if (!known) return f;  // stamp 0: reordered on every call
+  f->stamp = g_next_folded_stamp.fetch_add(1, std::memory_order_relaxed);
+  st.folded = f;
+  st.folded_from = std::move(from);
+  st.folded_bn = std::move(bn);
+  return f;
+}
 
 // Runs base(weight, bias) with post-ops: the oneDNN primitive when use_onednn, else the
 // plain kernel followed by the same steps. kernel(weight, bias, post) computes into out.
@@ -232,18 +274,20 @@ void FusedConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::v
   ConvGeometry g = MakeConvGeometry(st.base, data.shape_);
   TBlob weight = in[st.base_input(1)], bias_blob;
   const TBlob* bias = g.bias ? &in[st.base_input(2)] : nullptr;
-  std::unique_ptr<Folded> folded;
+  std::shared_ptr<const Folded> folded;
   if (st.fuse.with_bn) {
-    folded = std::make_unique<Folded>(st, in, g.bias);
-    weight = TBlob(folded->weight.data(), weight.shape_, kFloat32, weight.ctx);
-    bias_blob = TBlob(folded->bias.data(), TShape{g.filters}, kFloat32, weight.ctx);
+    folded = FoldedFor(st, in, g.bias);
+    weight = TBlob(const_cast<float*>(folded->weight.data()), weight.shape_, kFloat32, weight.ctx);
+    bias_blob = TBlob(const_cast<float*>(folded->bias.data()), TShape{g.filters}, kFloat32,
+                      weight.ctx);
     bias = &bias_blob;
     g.bias = true;
   }
   const bool onednn = ConvUsesOneDNN(g, kFloat32);
   RunFused(attrs, in, req[0], out[0], onednn, [&](const onednn::PostOps* post) {
     if (onednn) {
-      ConvForwardOneDNN(g, ctx, data, weight, bias, out[0], kWriteTo, post);
+      ConvForwardOneDNN(g, ctx, data, weight, bias, out[0], kWriteTo, post,
+                        folded ? folded->stamp : 0);
     } else {
       ConvForwardPlain(g, ctx, data, weight, bias, out[0], kWriteTo);
     }
