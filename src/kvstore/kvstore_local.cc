@@ -39,7 +39,8 @@ void KVStoreLocal::InitImpl(const std::vector<int>& keys, const std::vector<NDAr
       << "KVStore.init: " << keys.size() << " keys for " << values.size() << " values";
   for (size_t i = 0; i < keys.size(); ++i) {
     CheckNewKey(keys[i], values[i]);
-    local_[keys[i]] = values[i].Copy(comm_->store_ctx());
+    // The store keeps dense values; sparse pushes and pulls convert.
+    local_[keys[i]] = CastStorage(values[i], kDefaultStorage).Copy(comm_->store_ctx());
     comm_->Init(keys[i], values[i].shape(), values[i].dtype());
   }
 }

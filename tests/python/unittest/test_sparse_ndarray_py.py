@@ -238,3 +238,16 @@ def test_lazy_update_with_row_sparse_weight_and_state():
     assert_almost_equal(weight.asnumpy(), want)
     assert_almost_equal(mom.asnumpy()[1], [-0.55, -0.55])
     assert_almost_equal(mom.asnumpy()[[0, 2, 3]], np.zeros((3, 2)))
+
+
+def test_local_kvstore_sums_and_pulls_row_sparse_values():
+    kv = mx.kv.create("local")
+    shape = (4, 3)
+    kv.init("a", mx.nd.zeros(shape, stype="row_sparse"))
+    vals = [rand_ndarray(shape, "row_sparse", density=0.5) for _ in range(3)]
+    want = sum(v.asnumpy() for v in vals)
+    kv.push("a", vals)
+    out = mx.nd.zeros(shape, stype="row_sparse")
+    kv.pull("a", out=out, ignore_sparse=False)
+    assert out.stype == "row_sparse"
+    assert_almost_equal(out.asnumpy(), want)
