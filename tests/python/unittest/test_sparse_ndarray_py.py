@@ -251,3 +251,11 @@ def test_local_kvstore_sums_and_pulls_row_sparse_values():
     kv.pull("a", out=out, ignore_sparse=False)
     assert out.stype == "row_sparse"
     assert_almost_equal(out.asnumpy(), want)
+
+
+def test_kvstore_pull_skips_row_sparse_outputs_by_default():
+    kv = mx.kv.create("local")
+    kv.init(3, mx.nd.ones((2, 2)))
+    out = (mx.nd.ones((2, 2)) * 2).tostype("row_sparse")
+    kv.pull(3, out=out)
+    assert_almost_equal(out.asnumpy(), np.full((2, 2), 2.0))
