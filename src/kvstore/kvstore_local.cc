@@ -2,6 +2,8 @@
 // kvstore_local.h. This file holds what init, push and pull do with a key.
 #include "kvstore/kvstore_local.h"
 
+#include "mxnet/imperative.h"
+
 #include <dmlc/logging.h>
 
 #include <algorithm>
@@ -71,6 +73,27 @@ void KVStoreLocal::PushImpl(const std::vector<int>& keys, const std::vector<NDAr
       // copied, as MXNet).
       local = merged;
     }
+  }
+}
+
+void KVStoreLocal::PullRowSparseImpl(const std::vector<int>& keys,
+                                     const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
+                                     int priority) {
+  CHECK_EQ(keys.size(), val_rowids.size())
+      << "KVStore.row_sparse_pull: " << keys.size() << " keys but " << val_rowids.size()
+      << " outputs";
+  static const nnvm::Op* retain = nnvm::Op::GetOrThrow("_sparse_retain");
+  for (size_t i = 0; i < keys.size(); ++i) {
+    NDArray* out = val_rowids[i].first;
+    CHECK(out != nullptr && out->storage_type() == kRowSparseStorage)
+        << "KVStore.row_sparse_pull: argument out expected row_sparse arrays, given storage "
+           "type " << (out ? out->storage_type() : -1);
+    NDArray full(out->shape(), out->ctx(), true, out->dtype());
+    PullImpl({keys[i]}, {&full}, priority);
+    NDArray row_ids = val_rowids[i].second;
+    std::vector<NDArray> result{*out};
+    Imperative::Get()->Invoke(out->ctx(), Imperative::ParseAttrs(retain, {}), {&full, &row_ids},
+                              &result);
   }
 }
 

@@ -87,14 +87,13 @@ class KVStoreLocal : public KVStore {
                      int priority) override {
     SetKeyType(KeyType::kInt);
     CheckInited(keys, "row_sparse_pull");
-    RowSparseUnsupported();
+    PullRowSparseImpl(keys, val_rowids, priority);
   }
   void PullRowSparse(const std::vector<std::string>& keys,
                      const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
                      int priority) override {
     SetKeyType(KeyType::kString);
-    LookupKeys(keys);
-    RowSparseUnsupported();
+    PullRowSparseImpl(LookupKeys(keys), val_rowids, priority);
   }
   void Broadcast(const std::vector<int>& vkeys, const std::vector<int>& okeys,
                  const std::vector<NDArray>& values, const std::vector<NDArray*>& outs,
@@ -177,12 +176,11 @@ class KVStoreLocal : public KVStore {
     }
   }
 
-  [[noreturn]] static void RowSparseUnsupported() {
-    LOG(FATAL) << "KVStore.row_sparse_pull needs row_sparse arrays, and this "
-                  "build has no "
-                  "sparse storage: use pull for dense arrays";
-    throw;  // unreachable: LOG(FATAL) throws
-  }
+  /*! \brief row_sparse_pull: each output (row_sparse) gets the rows row_ids (any order,
+   *  repeats allowed) of the key's value (kvstore_local.cc). */
+  void PullRowSparseImpl(const std::vector<int>& keys,
+                         const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
+                         int priority);
 
   /*! \brief Throws unless key is new and value is not empty (init). */
   void CheckNewKey(int key, const NDArray& value) const;

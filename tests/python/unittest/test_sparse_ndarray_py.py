@@ -259,3 +259,15 @@ def test_kvstore_pull_skips_row_sparse_outputs_by_default():
     out = (mx.nd.ones((2, 2)) * 2).tostype("row_sparse")
     kv.pull(3, out=out)
     assert_almost_equal(out.asnumpy(), np.full((2, 2), 2.0))
+
+
+def test_kvstore_row_sparse_pull_gives_requested_rows():
+    kv = mx.kv.create("local")
+    value = mx.nd.array(np.arange(12).reshape(4, 3))
+    kv.init("w", value)
+    out = mx.nd.zeros((4, 3), stype="row_sparse")
+    kv.row_sparse_pull("w", out=out, row_ids=mx.nd.array([3, 1, 3]))
+    assert out.indices.asnumpy().tolist() == [1, 3]
+    want = np.zeros((4, 3), np.float32)
+    want[[1, 3]] = value.asnumpy()[[1, 3]]
+    assert_almost_equal(out.asnumpy(), want)
