@@ -112,8 +112,10 @@ void PushCopyToAll(const NDArray& src, const std::vector<NDArray*>& dst, const R
   for (NDArray* d : dst) {
     CHECK_EQ(d->shape(), src.shape()) << "KVStore.pull: the output has shape " << d->shape()
                                       << ", the value of the key " << src.shape();
+    // (Sparse outputs go through CopyFromTo, which converts.)
     if (src.ctx().dev_mask() == Context::kCPU && d->ctx().dev_mask() == Context::kCPU &&
-        d->dtype() == src.dtype() && d->var() != src.var()) {
+        d->dtype() == src.dtype() && d->var() != src.var() &&
+        src.storage_type() == kDefaultStorage && d->storage_type() == kDefaultStorage) {
       const bool seen = std::any_of(targets.begin(), targets.end(), [d](const NDArray& t) {
         return t.chunk_id() == d->chunk_id() && t.byte_offset() == d->byte_offset();
       });
@@ -158,14 +160,16 @@ void PushZero(const NDArray& a, int priority) {
       a.ctx(), {}, {a.var()}, FnProperty::kNormal, priority, "KVStoreZeroResidual");
 }
 
-// The pushed values as CPU arrays of the merge buffer's dtype: values elsewhere (GPU) or of
-// another dtype are first copied (converting, as MXNet's copies into its merge buffers do).
+// The pushed values as dense CPU arrays of the merge buffer's dtype: values elsewhere (GPU), of
+// another dtype or sparse are first copied (converting, as MXNet's copies into its merge
+// buffers do).
 std::vector<NDArray> ForSum(const std::vector<NDArray>& src, const NDArray& merged,
                             std::vector<NDArray>* bufs, int priority) {
   std::vector<NDArray> out(src.size());
   if (bufs->size() < src.size()) bufs->resize(src.size());
   for (size_t i = 0; i < src.size(); ++i) {
-    if (src[i].ctx().dev_mask() == Context::kCPU && src[i].dtype() == merged.dtype()) {
+    if (src[i].ctx().dev_mask() == Context::kCPU && src[i].dtype() == merged.dtype() &&
+        src[i].storage_type() == kDefaultStorage) {
       out[i] = src[i];
       continue;
     }

@@ -2,6 +2,8 @@
 // kvstore_local.h. This file holds what init, push and pull do with a key.
 #include "kvstore/kvstore_local.h"
 
+#include "mxnet/imperative.h"
+
 #include <dmlc/logging.h>
 
 #include <algorithm>
@@ -39,7 +41,8 @@ void KVStoreLocal::InitImpl(const std::vector<int>& keys, const std::vector<NDAr
       << "KVStore.init: " << keys.size() << " keys for " << values.size() << " values";
   for (size_t i = 0; i < keys.size(); ++i) {
     CheckNewKey(keys[i], values[i]);
-    local_[keys[i]] = values[i].Copy(comm_->store_ctx());
+    // The store keeps dense values; sparse pushes and pulls convert.
+    local_[keys[i]] = CastStorage(values[i], kDefaultStorage).Copy(comm_->store_ctx());
     comm_->Init(keys[i], values[i].shape(), values[i].dtype());
   }
 }
@@ -70,6 +73,27 @@ void KVStoreLocal::PushImpl(const std::vector<int>& keys, const std::vector<NDAr
       // copied, as MXNet).
       local = merged;
     }
+  }
+}
+
+void KVStoreLocal::PullRowSparseImpl(const std::vector<int>& keys,
+                                     const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
+                                     int priority) {
+  CHECK_EQ(keys.size(), val_rowids.size())
+      << "KVStore.row_sparse_pull: " << keys.size() << " keys but " << val_rowids.size()
+      << " outputs";
+  static const nnvm::Op* retain = nnvm::Op::GetOrThrow("_sparse_retain");
+  for (size_t i = 0; i < keys.size(); ++i) {
+    NDArray* out = val_rowids[i].first;
+    CHECK(out != nullptr && out->storage_type() == kRowSparseStorage)
+        << "KVStore.row_sparse_pull: argument out expected row_sparse arrays, given storage "
+           "type " << (out ? out->storage_type() : -1);
+    NDArray full(out->shape(), out->ctx(), true, out->dtype());
+    PullImpl({keys[i]}, {&full}, priority);
+    NDArray row_ids = val_rowids[i].second;
+    std::vector<NDArray> result{*out};
+    Imperative::Get()->Invoke(out->ctx(), Imperative::ParseAttrs(retain, {}), {&full, &row_ids},
+                              &result);
   }
 }
 

@@ -55,26 +55,45 @@ class KVStoreLocal : public KVStore {
   void Pull(const std::vector<int>& keys, const std::vector<NDArray*>& values, int priority,
             bool ignore_sparse) override {
     SetKeyType(KeyType::kInt);
-    PullImpl(keys, values, priority);
+    std::vector<int> k;
+    std::vector<NDArray*> v;
+    KeepPulled(keys, values, ignore_sparse, &k, &v);
+    PullImpl(k, v, priority);
   }
   void Pull(const std::vector<std::string>& keys, const std::vector<NDArray*>& values, int priority,
             bool ignore_sparse) override {
     SetKeyType(KeyType::kString);
-    PullImpl(LookupKeys(keys), values, priority);
+    std::vector<std::string> k;
+    std::vector<NDArray*> v;
+    KeepPulled(keys, values, ignore_sparse, &k, &v);
+    PullImpl(LookupKeys(k), v, priority);
+  }
+  /*! \brief With ignore_sparse (MXNet's default) a pull skips row_sparse outputs, which
+   *  row_sparse_pull fills; the other pairs are kept in order. */
+  template <typename K>
+  static void KeepPulled(const std::vector<K>& keys, const std::vector<NDArray*>& values,
+                         bool ignore_sparse, std::vector<K>* k, std::vector<NDArray*>* v) {
+    for (size_t i = 0; i < keys.size() && i < values.size(); ++i) {
+      if (ignore_sparse && values[i] != nullptr &&
+          values[i]->storage_type() == kRowSparseStorage) {
+        continue;
+      }
+      k->push_back(keys[i]);
+      v->push_back(values[i]);
+    }
   }
   void PullRowSparse(const std::vector<int>& keys,
                      const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
                      int priority) override {
     SetKeyType(KeyType::kInt);
     CheckInited(keys, "row_sparse_pull");
-    RowSparseUnsupported();
+    PullRowSparseImpl(keys, val_rowids, priority);
   }
   void PullRowSparse(const std::vector<std::string>& keys,
                      const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
                      int priority) override {
     SetKeyType(KeyType::kString);
-    LookupKeys(keys);
-    RowSparseUnsupported();
+    PullRowSparseImpl(LookupKeys(keys), val_rowids, priority);
   }
   void Broadcast(const std::vector<int>& vkeys, const std::vector<int>& okeys,
                  const std::vector<NDArray>& values, const std::vector<NDArray*>& outs,
@@ -157,12 +176,11 @@ class KVStoreLocal : public KVStore {
     }
   }
 
-  [[noreturn]] static void RowSparseUnsupported() {
-    LOG(FATAL) << "KVStore.row_sparse_pull needs row_sparse arrays, and this "
-                  "build has no "
-                  "sparse storage: use pull for dense arrays";
-    throw;  // unreachable: LOG(FATAL) throws
-  }
+  /*! \brief row_sparse_pull: each output (row_sparse) gets the rows row_ids (any order,
+   *  repeats allowed) of the key's value (kvstore_local.cc). */
+  void PullRowSparseImpl(const std::vector<int>& keys,
+                         const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
+                         int priority);
 
   /*! \brief Throws unless key is new and value is not empty (init). */
   void CheckNewKey(int key, const NDArray& value) const;

@@ -106,8 +106,8 @@ class KVStore(KVStoreBase):
                       _c_handles(outs), ctypes.c_int(priority)))
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
-        """Pull selected rows of row_sparse values. This build has no sparse storage, so it
-        raises MXNetError (use pull for dense arrays)."""
+        """Pull the rows row_ids (NDArray, or one per output; any order, repeats allowed) of
+        the value of key into the row_sparse array(s) out."""
         assert out is not None
         assert row_ids is not None
         if isinstance(row_ids, NDArray):

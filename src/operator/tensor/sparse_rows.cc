@@ -60,10 +60,7 @@ bool RetainStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<
 }
 
 bool RetainShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
-  if ((*in)[1].ndim() >= 0) {
-    CHECK_EQ((*in)[1].ndim(), 1) << "Operator " << attrs.op->name << ": argument indices "
-                                 << "expected a 1-D array, given shape " << (*in)[1];
-  }
+  // indices may have any shape: every element names a row.
   AssignShape(attrs, "output", &(*out)[0], (*in)[0]);
   return (*out)[0].IsKnown();
 }
@@ -81,19 +78,20 @@ void RetainCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<N
   NDArray out = DistinctOutput(outs[0], in);
   const NDArray& data = in[0];
   const TBlob want = in[1].data();
-  const dim_t n = want.Size();
-  std::vector<int64_t> rows(n);
+  std::vector<int64_t> rows(want.Size());
   MXNET_TYPE_SWITCH(want.type_flag_, IType, {
     const IType* w = want.dptr<IType>();
-    for (dim_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < rows.size(); ++i) {
       rows[i] = static_cast<int64_t>(w[i]);
       CHECK(rows[i] >= 0 && rows[i] < data.shape()[0])
           << "Operator " << attrs.op->name << ": index " << rows[i] << " out of range [0, "
           << data.shape()[0] << ")";
-      CHECK(i == 0 || rows[i - 1] < rows[i])
-          << "Operator " << attrs.op->name << ": indices must be sorted and unique";
     }
   });
+  // Indices in any order, repeats allowed: the output holds each row once, sorted.
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  const dim_t n = static_cast<dim_t>(rows.size());
   out.CheckAndAlloc({TShape({n})});
   if (n > 0) {
     std::memcpy(out.aux_data(rowsparse::kIdx).dptr_, rows.data(), n * sizeof(int64_t));

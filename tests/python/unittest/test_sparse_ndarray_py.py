@@ -238,3 +238,36 @@ def test_lazy_update_with_row_sparse_weight_and_state():
     assert_almost_equal(weight.asnumpy(), want)
     assert_almost_equal(mom.asnumpy()[1], [-0.55, -0.55])
     assert_almost_equal(mom.asnumpy()[[0, 2, 3]], np.zeros((3, 2)))
+
+
+def test_local_kvstore_sums_and_pulls_row_sparse_values():
+    kv = mx.kv.create("local")
+    shape = (4, 3)
+    kv.init("a", mx.nd.zeros(shape, stype="row_sparse"))
+    vals = [rand_ndarray(shape, "row_sparse", density=0.5) for _ in range(3)]
+    want = sum(v.asnumpy() for v in vals)
+    kv.push("a", vals)
+    out = mx.nd.zeros(shape, stype="row_sparse")
+    kv.pull("a", out=out, ignore_sparse=False)
+    assert out.stype == "row_sparse"
+    assert_almost_equal(out.asnumpy(), want)
+
+
+def test_kvstore_pull_skips_row_sparse_outputs_by_default():
+    kv = mx.kv.create("local")
+    kv.init(3, mx.nd.ones((2, 2)))
+    out = (mx.nd.ones((2, 2)) * 2).tostype("row_sparse")
+    kv.pull(3, out=out)
+    assert_almost_equal(out.asnumpy(), np.full((2, 2), 2.0))
+
+
+def test_kvstore_row_sparse_pull_gives_requested_rows():
+    kv = mx.kv.create("local")
+    value = mx.nd.array(np.arange(12).reshape(4, 3))
+    kv.init("w", value)
+    out = mx.nd.zeros((4, 3), stype="row_sparse")
+    kv.row_sparse_pull("w", out=out, row_ids=mx.nd.array([3, 1, 3]))
+    assert out.indices.asnumpy().tolist() == [1, 3]
+    want = np.zeros((4, 3), np.float32)
+    want[[1, 3]] = value.asnumpy()[[1, 3]]
+    assert_almost_equal(out.asnumpy(), want)
