@@ -81,7 +81,9 @@ bool IsDeterministicOp(const Op* op, const NodeAttrs& attrs) {
 }
 
 bool NeedMirror(const Node& node, bool do_mirror) {
-  if (node.is_variable()) return false;
+  // A node without inputs (_zeros, ...) has nothing to be recomputed from, and its shape may
+  // come from its readers in forward, which a copy does not have.
+  if (node.is_variable() || node.inputs.empty()) return false;
   const std::string& op = node.op()->name;
   if (op == "Dropout") return false;
   if (!IsDeterministicOp(node.op(), node.attrs) && !WritesOnlyStatistics(node)) return false;
@@ -93,12 +95,14 @@ bool NeedMirror(const Node& node, bool do_mirror) {
 size_t MirrorBackward(const std::vector<NodeEntry>& fwd_outputs, std::vector<NodeEntry>* grads,
                       bool do_mirror) {
   // Copies of the mirrored forward nodes, in topological order so that a copy's inputs are
-  // mapped before it; a node that is not mirrored maps to itself.
-  std::vector<ObjectPtr> fwd_order = TopoSort(fwd_outputs);
+  // mapped before it; a node that is not mirrored maps to itself. Graph outputs are kept
+  // anyway: their nodes are not mirrored.
+  std::unordered_set<const Node*> outputs;
+  for (const NodeEntry& e : fwd_outputs) outputs.insert(e.node.get());
   std::unordered_map<const Node*, ObjectPtr> mirror;
   bool any = false;
-  for (const ObjectPtr& n : fwd_order) {
-    if (!NeedMirror(*n, do_mirror)) {
+  for (const ObjectPtr& n : TopoSort(fwd_outputs)) {
+    if (outputs.count(n.get()) || !NeedMirror(*n, do_mirror)) {
       mirror[n.get()] = n;
       continue;
     }

@@ -20,9 +20,9 @@ bool IsDeterministicOp(const Op* op, const NodeAttrs& attrs);
 
 /*!
  * \brief Whether node's outputs may be recomputed in backward instead of kept from forward
- * (MXNet 1.9.1's rule, made safe): never a variable, Dropout, or an op whose result is not a
- * function of its inputs and attributes (random numbers, calling-thread kernels, control
- * flow, ops writing inputs), batch normalization excepted (its copy writes its moving
+ * (MXNet 1.9.1's rule, made safe): never a variable, a node without inputs, Dropout, or an
+ * op whose result is not a function of its inputs and attributes (random numbers,
+ * calling-thread kernels, control flow, ops writing inputs), batch normalization excepted (its copy writes its moving
  * statistics to scratch copies, so they are updated once). Otherwise yes when the node's
  * `__force_mirroring__` attribute is true, or when do_mirror is set and the op is not one of
  * the costly ones that are always kept (Convolution, FullyConnected, Concat, SoftmaxOutput).
@@ -34,9 +34,10 @@ bool NeedMirror(const Node& node, bool do_mirror);
  * \brief Rewrites the gradient graph grads of fwd_outputs so that each backward node reads the
  * outputs of mirror copies ("<name>_mirror") of the forward nodes NeedMirror accepts instead of
  * the forward nodes themselves. A copy reads the copies of its mirrored inputs, so a chain of
- * such nodes is recomputed from the nearest kept values (variables or nodes that are not
- * mirrored). The forward graph is left alone; nodes that read only their input's shape
- * (zeros_like, ones_like) keep the forward value. Returns how many copies backward now uses.
+ * such nodes is recomputed from the nearest kept values (variables, nodes that are not
+ * mirrored, graph outputs: those are kept anyway). The forward graph is left alone; nodes that
+ * read only their input's shape (zeros_like, ones_like) keep the forward value. Returns how
+ * many copies backward now uses.
  */
 size_t MirrorBackward(const std::vector<NodeEntry>& fwd_outputs,
                       std::vector<NodeEntry>* grads, bool do_mirror);

@@ -63,6 +63,7 @@ TEST(NeedMirror, follows_mxnet_list_and_the_variable) {
   EXPECT_FALSE(NeedMirror(*m.relu, false));
   EXPECT_FALSE(NeedMirror(*m.fc1, true));   // costly: always kept
   EXPECT_FALSE(NeedMirror(*m.data, true));  // variables are inputs
+  EXPECT_FALSE(NeedMirror(*CreateNode("_zeros", "z", {}, {{"shape", "(0,4)"}}), true));
   ObjectPtr conv = CreateNode("Convolution", "conv", {Out(m.data), Out(m.w1)},
                               {{"kernel", "(3,3)"}, {"num_filter", "2"}, {"no_bias", "True"}});
   EXPECT_FALSE(NeedMirror(*conv, true));
@@ -131,7 +132,7 @@ TEST(MirrorBackward, backward_reads_copies_recomputed_from_kept_fc_output) {
   EXPECT_TRUE(names.count("relu_mirror"));
   EXPECT_TRUE(names.count("sig_mirror"));
   EXPECT_FALSE(names.count("fc1_mirror"));
-  EXPECT_FALSE(names.count("loss_mirror"));  // sum's backward reads only its shape-free ograd
+  EXPECT_FALSE(names.count("loss_mirror"));
 
   // Forward is unchanged: fc2 still reads sig, which reads relu. Backward no longer reads
   // relu or sig themselves, only their copies; the copies chain down to fc1's kept output.
@@ -149,6 +150,18 @@ TEST(MirrorBackward, backward_reads_copies_recomputed_from_kept_fc_output) {
   EXPECT_EQ(sig_copy->attrs.dict, m.sig->attrs.dict);
   EXPECT_EQ(sig_copy->inputs[0].node, relu_copy);
   EXPECT_EQ(relu_copy->inputs[0].node, m.fc1);
+}
+
+TEST(MirrorBackward, graph_outputs_are_kept_not_recomputed) {
+  Mlp m;
+  std::vector<NodeEntry> outputs{Out(m.loss), Out(m.sig)};  // sig is also an output
+  std::vector<NodeEntry> grads = Gradient(outputs, {Out(m.w1), Out(m.w2)},
+                                          {Out(CreateVariableNode("hg0")),
+                                           Out(CreateVariableNode("hg1"))});
+  EXPECT_EQ(MirrorBackward(outputs, &grads, true), 1u);
+  std::unordered_set<std::string> names = NodeNames(grads);
+  EXPECT_TRUE(names.count("relu_mirror"));
+  EXPECT_FALSE(names.count("sig_mirror"));
 }
 
 TEST(MirrorBackward, forced_node_alone_is_mirrored_without_the_variable) {
