@@ -3,12 +3,15 @@ MLP and of ResNet-18 through a bound executor (simple_bind) and a hybridized Glu
 in its own child process, with mirroring off and on.
 
 Printed per case: the executor's planned memory ("Total N MB allocated" of debug_str, MXNet's
-own measure, also taken from MXNet 1.9.1 when /root/mxnet191-venv exists), the storage pool's
-peak bytes in use during the step minus those in use before it (for the executor its
-planned blocks are allocated at bind, before the step) (this framework only: MXNet 1.9.1
-does not expose its pool counters), and the ratio on/off. Memory numbers do not depend on
-machine load; the one step's time is noisy on a shared machine and only a hint. Never part of
-pass/fail.  Usage: python benchmark/python/mirror_memory.py [--rounds 1]
+own measure, also taken from MXNet 1.9.1 when /root/mxnet191-venv exists); for the hybridized
+block the bytes in use between forward (recorded) and backward, i.e. the values kept for
+backward; the storage pool's peak bytes in use during the step minus those in use before it
+(this framework only: MXNet 1.9.1 does not expose its pool counters); the peak's ratio on/off.
+Memory numbers do not depend on machine load; the one step's time is noisy on a shared machine
+and only a hint. Never part of pass/fail.
+Usage: python benchmark/python/mirror_memory.py  (MXNET_ENGINE_TYPE and other variables pass
+through to the children: with NaiveEngine the peak shows what the plan allows, without the
+threaded engine's allocations running ahead of frees).
 """
 import json
 import os
@@ -79,6 +82,8 @@ else:
     t = time.time()
     with autograd.record():
         loss = net(x).sum()
+    kept = in_use()
+    out["kept_mb"] = None if kept is None else (kept - base) / 2.0 ** 20
     loss.backward()
     mx.nd.waitall()
 out["step_s"] = time.time() - t
@@ -106,9 +111,9 @@ def main():
     clean = {"PYTHONPATH": "", "MXNET_LIBRARY_PATH": ""}
     cases = [("mlp16", "executor", 64), ("mlp16", "hybridized", 64),
              ("resnet18", "executor", 16), ("resnet18", "hybridized", 16)]
-    print("%-9s %-11s %-8s %11s %11s %13s %13s %8s" % (
-        "model", "path", "mirror", "planned_MB", "mx191_MB", "peak_step_MB", "ratio_on/off",
-        "step_s"))
+    print("%-9s %-11s %-8s %11s %11s %9s %13s %13s %8s" % (
+        "model", "path", "mirror", "planned_MB", "mx191_MB", "kept_MB", "peak_step_MB",
+        "ratio_on/off", "step_s"))
     for model, path, batch in cases:
         res = {}
         for mirror in (False, True):
@@ -120,9 +125,10 @@ def main():
             ratio = None
             if mirror and res[False].get("peak_step_mb") and r.get("peak_step_mb") is not None:
                 ratio = r["peak_step_mb"] / res[False]["peak_step_mb"]
-            print("%-9s %-11s %-8s %11s %11s %13s %13s %8s" % (
+            print("%-9s %-11s %-8s %11s %11s %9s %13s %13s %8s" % (
                 model, path, "on" if mirror else "off", r.get("planned_mb", "-"),
                 r.get("mx191_planned_mb", "-"),
+                "%.1f" % r["kept_mb"] if r.get("kept_mb") is not None else "-",
                 "%.1f" % r["peak_step_mb"] if r.get("peak_step_mb") is not None else "-",
                 "%.2f" % ratio if ratio else "-",
                 "%.2f" % r["step_s"] if "step_s" in r else r.get("error", "-")))
