@@ -84,11 +84,12 @@ bool NeedMirror(const Node& node, bool do_mirror) {
   // A node without inputs (_zeros, ...) has nothing to be recomputed from, and its shape may
   // come from its readers in forward, which a copy does not have.
   if (node.is_variable() || node.inputs.empty()) return false;
+  const bool forced = ForceMirroring(node);
+  if (!forced && !do_mirror) return false;  // the common case: mirroring off
   const std::string& op = node.op()->name;
   if (op == "Dropout") return false;
   if (!IsDeterministicOp(node.op(), node.attrs) && !WritesOnlyStatistics(node)) return false;
-  if (ForceMirroring(node)) return true;
-  if (!do_mirror) return false;
+  if (forced) return true;
   return op != "Convolution" && op != "FullyConnected" && op != "Concat" && op != "SoftmaxOutput";
 }
 

@@ -25,6 +25,7 @@ def _sym_net(dropout=True):
     if dropout:
         h = mx.sym.Dropout(h, p=0.3, name="drop")
     h = mx.sym.FullyConnected(h, num_hidden=32, name="fc2")
+    h = mx.sym.BatchNorm(h, fix_gamma=True, name="bn2")  # also writes 1 into its gamma
     h = mx.sym.Activation(h, act_type="tanh", name="tanh2")
     h = mx.sym.Reshape(h, shape=(-1, 2, 4, 4), name="rs")
     h = mx.sym.Pooling(h, kernel=(2, 2), pool_type="avg", name="pool")
@@ -52,6 +53,7 @@ def _bind_and_step(sym, batch=16, steps=2):
     result = {"out%d" % i: o for i, o in enumerate(outs)}
     result.update({"grad_" + k: v.asnumpy() for k, v in grads.items()})
     result.update({"aux_" + k: v.asnumpy() for k, v in aux.items()})
+    result.update({"arg_" + k: v.asnumpy() for k, v in args.items()})  # bn2_gamma is set to 1
     return result, ex.debug_str()
 
 
@@ -70,7 +72,7 @@ def test_executor_results_identical_with_mirroring(mirror_env):
     # Activations, elementwise ops, reshape, pooling and BatchNorm (its copy writes its moving
     # statistics to scratch copies: they match above) are recomputed; FullyConnected, Dropout
     # (random) and SoftmaxOutput are not.
-    for name in ("bn1_mirror", "relu1_mirror", "sig_mirror", "tanh2_mirror", "pool_mirror",
+    for name in ("bn1_mirror", "bn2_mirror", "relu1_mirror", "sig_mirror", "tanh2_mirror", "pool_mirror",
                  "elu_mirror"):
         assert "Name=" + name + "\n" in plan_on, name
     for name in ("fc1_mirror", "drop_mirror", "fc2_mirror", "softmax_mirror"):
