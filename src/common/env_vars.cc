@@ -172,6 +172,16 @@ const std::vector<VarInfo>& AllVars() {
        "same deterministic operator with the same attributes to the same inputs, so each such "
        "expression is computed once; Executor.get_optimized_symbol shows the merged graph. Ops "
        "using random numbers or writing their inputs are never merged."},
+      {"MXNET_BACKWARD_DO_MIRROR", "int", "0", "",
+       "Mirroring (memonger): when not 0, training graphs (bind/simple_bind with gradients, "
+       "Module, and hybridized Gluon blocks, read when the graph is built) keep fewer forward "
+       "values for backward: the outputs of cheap deterministic operators (activations, "
+       "elementwise arithmetic, pooling, reshapes, ...) are freed after forward and recomputed "
+       "in backward from the values that are kept anyway (Convolution, FullyConnected, Concat "
+       "and SoftmaxOutput outputs, variables). Dropout, random operators and operators that "
+       "write their inputs (BatchNorm's moving statistics) are never recomputed. Saves memory "
+       "for some extra forward work; results are the same. A node attribute "
+       "force_mirroring='True' (__force_mirroring__) mirrors that node even when this is 0."},
       // ---- Subgraph backends ----
       {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
        "The subgraph backend Symbol.bind and simple_bind partition the graph with before "

@@ -13,6 +13,7 @@
 #include "nnvm/gradient.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
+#include "nnvm/mirror.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
 #include "operator/subgraph/subgraph_property.h"
@@ -191,6 +192,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
       head_grads.emplace_back(nnvm::CreateVariableNode("head_grad" + std::to_string(i)), 0, 0);
     }
     std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(sym.outputs, xs, head_grads);
+    nnvm::MirrorBackward(sym.outputs, &grads);  // MXNET_BACKWARD_DO_MIRROR
     plan->heads.insert(plan->heads.end(), grads.begin(), grads.end());
   }
   plan->num_forward_nodes = static_cast<uint32_t>(fwd.num_nodes());

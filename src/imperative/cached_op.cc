@@ -12,6 +12,7 @@
 #include "imperative/ndarray_function.h"
 #include "mxnet/op_attr_types.h"
 #include "nnvm/gradient.h"
+#include "nnvm/mirror.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
 #include "operator/subgraph/subgraph_property.h"
@@ -76,6 +77,7 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   // still runs forward, and backward raises that error.
   try {
     std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(sym_.outputs, xs, head_grads);
+    nnvm::MirrorBackward(sym_.outputs, &grads);  // MXNET_BACKWARD_DO_MIRROR
     heads_.insert(heads_.end(), grads.begin(), grads.end());
     has_backward_ = true;
   } catch (const dmlc::Error& e) {
