@@ -272,20 +272,35 @@ std::shared_ptr<const std::vector<std::vector<bool>>> CachedOp::UnusedInBackward
 
 void CachedOp::Backward(const std::vector<NDArray>& inputs, const std::vector<bool>* unused_grads,
                         std::vector<NDArray>* outputs) const {
+  std::vector<NDArray> taken(inputs);
+  Backward(&taken, unused_grads, outputs);
+}
+
+void CachedOp::Backward(std::vector<NDArray>* taken, const std::vector<bool>* unused_grads,
+                        std::vector<NDArray>* outputs) const {
   CHECK(has_backward_) << "CachedOp: the graph cannot be differentiated: " << no_backward_reason_;
+  std::vector<NDArray>& inputs = *taken;
   const size_t n_out = output_entries_.size(), n_in = input_entries_.size();
   CHECK_EQ(inputs.size(), n_out + n_in + saved_entries_.size())
       << "_backward_CachedOp: wrong number of inputs";
-  std::vector<NDArray> entries(idx_->num_node_entries());
-  for (size_t i = 0; i < n_out; ++i) {
-    if (head_grad_entries_[i] != kNoEntry) entries[head_grad_entries_[i]] = inputs[i];
-  }
-  for (size_t i = 0; i < n_in; ++i) entries[input_entries_[i]] = inputs[n_out + i];
   for (size_t i = 0; i < saved_entries_.size(); ++i) {
     CHECK(!inputs[n_out + n_in + i].is_none())
         << "CachedOp: backward needs the forward values, which were not kept (the forward ran "
         << "without autograd recording)";
-    entries[saved_entries_[i]] = inputs[n_out + n_in + i];
+  }
+  std::vector<NDArray> entries(idx_->num_node_entries());
+  auto take = [&inputs](size_t i) {
+    NDArray a = inputs[i];
+    inputs[i] = NDArray();
+    return a;
+  };
+  for (size_t i = 0; i < n_out; ++i) {
+    NDArray g = take(i);
+    if (head_grad_entries_[i] != kNoEntry) entries[head_grad_entries_[i]] = g;
+  }
+  for (size_t i = 0; i < n_in; ++i) entries[input_entries_[i]] = take(n_out + i);
+  for (size_t i = 0; i < saved_entries_.size(); ++i) {
+    entries[saved_entries_[i]] = take(n_out + n_in + i);
   }
   // The caller's arrays for the gradients (see FNDArrayFunction), where a node can write them.
   if (outputs->size() == grad_entries_.size()) {
@@ -439,11 +454,9 @@ NNVM_REGISTER_OP(_backward_CachedOp)
     .set_num_outputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
     .set_attr<FInferShape>("FInferShape", InferLikeForwardInputs<TShape>)
     .set_attr<FInferType>("FInferType", InferLikeForwardInputs<int>)
-    .set_attr<FNDArrayFunctionSkip>(
-        "FNDArrayFunctionSkip",
-        [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
-           const std::vector<bool>* unused, std::vector<NDArray>* out) {
-          State(a).Backward(in, unused, out);
-        });
+    .set_attr<FNDArrayFunctionTake>(
+        "FNDArrayFunctionTake",
+        [](const nnvm::NodeAttrs& a, std::vector<NDArray>* in, const std::vector<bool>* unused,
+           std::vector<NDArray>* out) { State(a).Backward(in, unused, out); });
 
 }  // namespace mxnet
