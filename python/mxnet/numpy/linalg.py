@@ -1,0 +1,42 @@
+"""mx.np.linalg: norm, and the decompositions MXNet's linalg operators give."""
+import numpy as _np
+
+from .multiarray import _invoke, _binary, _as_dtype, _is_float
+from . import _op as _npo
+
+__all__ = ["norm", "det", "inv", "slogdet", "cholesky"]
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-builtin
+    """Frobenius / 2-norm (ord None or 'fro' or 2 for vectors), 1-norm or inf-norm of vectors."""
+    x = _npo.asarray(x)
+    if not _is_float(x.dtype):
+        x = _as_dtype(x, _np.float32)
+    if ord in (None, "fro", 2) and (ord != 2 or axis is None and x.ndim == 1 or
+                                    isinstance(axis, int)):
+        return _invoke("sqrt", _npo.sum(_binary("multiply", x, x), axis=axis, keepdims=keepdims))
+    if ord == 1 and (x.ndim == 1 or isinstance(axis, int)):
+        return _npo.sum(_invoke("abs", x), axis=axis, keepdims=keepdims)
+    if ord in (_np.inf, "inf") and (x.ndim == 1 or isinstance(axis, int)):
+        return _npo.max(_invoke("abs", x), axis=axis, keepdims=keepdims)
+    raise NotImplementedError("norm: ord=%r with axis=%r is not supported" % (ord, axis))
+
+
+def det(a):
+    """Determinant of (a stack of) square matrices."""
+    return _invoke("_linalg_det", a)
+
+
+def inv(a):
+    """Inverse of (a stack of) square matrices."""
+    return _invoke("_linalg_inverse", a)
+
+
+def slogdet(a):
+    """(sign, log|det|) of (a stack of) square matrices."""
+    return tuple(_invoke("_linalg_slogdet", a))
+
+
+def cholesky(a):
+    """Lower Cholesky factor of (a stack of) symmetric positive-definite matrices."""
+    return _invoke("_linalg_potrf", a)
