@@ -20,6 +20,8 @@ from ._hybrid import (GraphRunner, _flatten, _formats_compatible, _gather_type_c
                       _infer, _regroup)
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
 from .utils import HookHandle, _brief_print_list, _indent, shape_is_known
+from ..util import is_np_array
+from . import _np_mode
 
 __all__ = ['Block', 'HybridBlock', 'SymbolBlock']
 
@@ -365,6 +367,8 @@ class Block(object):
         out = self.forward(*args)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
+        if is_np_array():
+            _np_mode.check_all_np_ndarrays(out)
         return out
 
     def forward(self, *args):
@@ -608,6 +612,8 @@ class HybridBlock(Block):
         out = self._cached_op(*cargs)
         if isinstance(out, NDArray):
             out = [out]
+        if is_np_array():
+            out = _np_mode.to_np(list(out))
         return _regroup(list(out), self._out_format)
 
     def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
@@ -801,7 +807,8 @@ class HybridBlock(Block):
                 for param in self.params.values():
                     param._finish_deferred_init()
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}
-            return self.hybrid_forward(ndarray, x, *args, **params)
+            return self.hybrid_forward(_np_mode.NUMPY_F if is_np_array() else ndarray, x, *args,
+                                       **params)
 
     def hybrid_forward(self, F, x, *args, **kwargs):
         """The computation, with F the operator namespace (mx.nd or mx.sym); override it."""

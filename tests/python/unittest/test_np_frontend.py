@@ -274,3 +274,42 @@ def test_npx_ops_and_switches():
     assert not mx.util.is_np_array() and not mx.util.is_np_shape()
     with pytest.raises(ValueError):
         npx.save("unused", np.ones(1))
+
+
+def test_gluon_numpy_mode():
+    from mxnet import gluon, autograd
+    npx.set_np()
+    try:
+        net = gluon.nn.HybridSequential()
+        net.add(gluon.nn.Dense(4, activation="relu"), gluon.nn.Dense(2))
+        net.initialize()
+        x = np.ones((6, 5))
+        y = net(x)
+        assert type(y) is np.ndarray and y.shape == (6, 2)
+        w = net[0].weight
+        assert type(w.data()) is np.ndarray and type(w.grad()) is np.ndarray
+        with autograd.record():
+            loss = (net(x) ** 2).sum()
+        loss.backward()
+        imperative_grad = w.grad().asnumpy().copy()
+        net.hybridize()
+        y2 = net(x)
+        assert type(y2) is np.ndarray
+        onp.testing.assert_allclose(y2.asnumpy(), y.asnumpy(), rtol=1e-5, atol=1e-6)
+        with autograd.record():
+            loss = (net(x) ** 2).sum()
+        loss.backward()
+        onp.testing.assert_allclose(w.grad().asnumpy(), imperative_grad, rtol=1e-5, atol=1e-6)
+        parts = gluon.utils.split_data(x, 3, batch_axis=0)
+        assert all(type(p) is np.ndarray and p.shape == (2, 5) for p in parts)
+        parts = gluon.utils.split_data(np.ones((4, 7)), 3, batch_axis=1, even_split=False)
+        assert [p.shape for p in parts] == [(4, 3), (4, 2), (4, 2)]
+        assert all(type(p) is np.ndarray for p in parts)
+
+        class Mixed(gluon.HybridBlock):
+            def hybrid_forward(self, F, x):
+                return x.as_nd_ndarray() * 2, F.np.multiply(x, x)
+        with pytest.raises(TypeError):  # numpy mode: every output must be an mx.np array
+            Mixed()(x)
+    finally:
+        npx.reset_np()
