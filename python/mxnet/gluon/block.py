@@ -16,6 +16,7 @@ from .. import name as _name
 from ..base import InvalidConfigError, MXNetError
 from ..ndarray import NDArray
 from ..symbol import Symbol
+from ..symbol.numpy import SymbolicNumpyUnavailable
 from ._hybrid import (GraphRunner, _flatten, _formats_compatible, _gather_type_ctx_info,
                       _infer, _regroup)
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
@@ -639,6 +640,7 @@ class HybridBlock(Block):
         self._cached_graph = ()
         self._cached_op = None
         self._cached_op_args = []
+        self._np_imperative = False
 
     def register_child(self, block, name=None):
         if not isinstance(block, HybridBlock):
@@ -798,7 +800,14 @@ class HybridBlock(Block):
                                  'the ele.ctx in the input arguments to inspect their contexts. '
                                  'Find all contexts = {}'.format(contexts))
             with ctx:
-                return self._call_cached_op(x, *args)
+                if not getattr(self, "_np_imperative", False):
+                    try:
+                        return self._call_cached_op(x, *args)
+                    except SymbolicNumpyUnavailable:
+                        # hybrid_forward needs mx.sym.np, which does not exist yet: this
+                        # numpy-mode block runs imperatively (same results, no graph)
+                        self._clear_cached_op()
+                        self._np_imperative = True
         with ctx:
             try:
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}

@@ -313,3 +313,28 @@ def test_gluon_numpy_mode():
             Mixed()(x)
     finally:
         npx.reset_np()
+
+
+def test_hybridized_numpy_block_runs_without_symbolic_numpy():
+    from mxnet import gluon
+
+    class Affine(gluon.HybridBlock):
+        def hybrid_forward(self, F, x, y):
+            return F.np.add(F.np.multiply(x, 2), y)  # needs numpy symbols when traced
+
+    with pytest.raises(AttributeError):
+        mx.sym.np.add  # pylint: disable=pointless-statement
+    npx.set_np()
+    try:
+        net = Affine()
+        net.hybridize()
+        x, y = np.ones((2, 3)), np.arange(3)
+        out = net(x, y)  # falls back to running imperatively: same result, mx.np output
+        assert type(out) is np.ndarray
+        _same(out, 2 * onp.ones((2, 3)) + onp.arange(3))
+        _same(net(x, y), 2 * onp.ones((2, 3)) + onp.arange(3))
+    finally:
+        npx.reset_np()
+    s = mx.sym.var("a")
+    assert s.as_nd_ndarray() is s
+    assert (s + 1).list_arguments() == ["a"]  # legacy symbols keep their operators
