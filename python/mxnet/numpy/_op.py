@@ -8,7 +8,7 @@ import numpy as _np
 from ..base import MXNetError, numeric_types, integer_types
 from ..ndarray import ndarray as _nd_mod
 from .multiarray import ndarray, NDArray, _invoke, _binary, _as_dtype, _is_float, _promote, \
-    _from_numpy, _shape_tuple, _axes_of, _ctx, _copy_into, _wrap
+    _from_numpy, _shape_tuple, _axes_of, _ctx, _copy_into, _wrap, _zero_size_from
 
 __all__ = []
 
@@ -360,9 +360,7 @@ def _reduce(opname, a, axis, keepdims, out=None, dtype=None, float_ints=False):
     elif float_ints and not _is_float(a.dtype):
         a = _as_dtype(a, _np.float32)
     target = _reduced_shape(a.shape, axes, keepdims)
-    if a.ndim == 0:
-        res = a.copy()
-    elif not axes:
+    if a.ndim == 0 or not axes:
         res = a.copy()
     elif a.size == 0:
         if opname in ("max", "min"):
@@ -629,7 +627,7 @@ def concatenate(seq, axis=0, out=None):
         shape = list(arrays[0].shape)
         shape[axis] = _builtins.sum(a.shape[axis] for a in arrays)
         res = nonempty[0].copy() if nonempty and tuple(shape) == nonempty[0].shape else \
-            zeros(tuple(shape), dtype=dtype, ctx=arrays[0].context)
+            _zero_size_from(arrays[0], tuple(shape))
     else:
         res = _invoke("concat", *nonempty, dim=axis, num_args=len(nonempty))
     return res if out is None else _copy_into(res, out)

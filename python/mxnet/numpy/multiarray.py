@@ -399,7 +399,7 @@ class ndarray(NDArray):
         if order != "C":
             raise NotImplementedError("ndarray.copy: order=%r is not supported, only 'C'"
                                       % (order,))
-        return self.copyto(self.context)
+        return _invoke("_copy", self)  # an operator, so that autograd records it
 
     def copyto(self, other):
         return _wrap(_nd_mod._copyto(self, other))
@@ -443,8 +443,13 @@ class ndarray(NDArray):
             axes = axes[0]
         if not axes:
             axes = tuple(reversed(range(self.ndim)))
+        axes = tuple(int(a) % max(self.ndim, 1) if -self.ndim <= int(a) < self.ndim else
+                     int(a) for a in axes)
+        if sorted(axes) != list(range(self.ndim)):
+            raise ValueError("axes don't match array: %s for an array of %d dimensions"
+                             % (axes, self.ndim))
         if self.ndim < 2:
-            return self
+            return self.copy()
         return _invoke("transpose", self, axes=tuple(int(a) for a in axes))
 
     def flatten(self, order="C"):  # pylint: disable=arguments-differ

@@ -5,6 +5,7 @@ with mx.np arrays instead of building a graph (see gluon/block.py and docs/numpy
 import types
 
 from ..util import is_np_array
+from ..ndarray import ndarray as _nd_fluent
 from .symbol import Symbol
 
 
@@ -67,5 +68,13 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
               "__getitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__"):
     if hasattr(Symbol, _name):
         setattr(Symbol, _name, _numpy_mode_guard(_name, getattr(Symbol, _name)))
+# array-style methods (a legacy Symbol has some with legacy semantics: max over all axes gives
+# shape (1,), reshape codes, ...): numpy symbols would give numpy's results
+for _name in _nd_fluent._FLUENT + ["reshape", "flatten", "expand_dims", "squeeze",
+                                   "broadcast_to", "astype", "reshape_like", "T", "dot",
+                                   "swapaxes", "ndim", "shape", "dtype", "size"]:
+    _method = Symbol.__dict__.get(_name)
+    if callable(_method):
+        setattr(Symbol, _name, _numpy_mode_guard(_name, _method))
 if not hasattr(Symbol, "__getattr__"):
     Symbol.__getattr__ = _numpy_mode_getattr
