@@ -8,7 +8,8 @@ import numpy as _np
 from ..base import MXNetError, numeric_types, integer_types
 from ..ndarray import ndarray as _nd_mod
 from .multiarray import ndarray, NDArray, _invoke, _binary, _as_dtype, _is_float, _promote, \
-    _from_numpy, _shape_tuple, _axes_of, _ctx, _copy_into, _wrap, _zero_size_from
+    _from_numpy, _shape_tuple, _axes_of, _ctx, _copy_into, _wrap, _zero_size_from, \
+    OperatorValueError
 
 __all__ = []
 
@@ -362,10 +363,13 @@ def _reduce(opname, a, axis, keepdims, out=None, dtype=None, float_ints=False):
     target = _reduced_shape(a.shape, axes, keepdims)
     if a.ndim == 0 or not axes:
         res = a.copy()
+    elif a.size == 0 and _np.prod(target) == 0 and all(a.shape[i] for i in axes):
+        res = _zero_size_from(a, target)
     elif a.size == 0:
         if opname in ("max", "min"):
-            raise ValueError("zero-size array to reduction operation %s which has no identity"
-                             % ("maximum" if opname == "max" else "minimum"))
+            raise OperatorValueError(
+                "zero-size array to reduction operation %s which has no identity"
+                % ("maximum" if opname == "max" else "minimum"))
         fill = {"sum": 0.0, "prod": 1.0, "mean": _np.nan}[opname]
         res = full(target, fill, dtype=a.dtype, ctx=a.context)
     else:
@@ -447,8 +451,18 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 def _arg_reduce(opname, a, axis, out):
     a = asarray(a)
+    if a.size == 0 and (axis is None or a.shape[_axes_of(axis, a.ndim)[0]] == 0):
+        raise OperatorValueError("attempt to get %s of an empty sequence" % opname)
     if a.size == 0:
-        raise ValueError("attempt to get %s of an empty sequence" % opname)
+        target = tuple(d for i, d in enumerate(a.shape) if i != _axes_of(axis, a.ndim)[0])
+        res = zeros(target, dtype=_np.int64, ctx=a.context)
+        return res if out is None else _copy_into(res, out)
+    if a.ndim == 0:
+        if axis not in (None, 0, -1):
+            raise OperatorValueError("axis %s is out of bounds for array of dimension 0"
+                                     % (axis,))
+        res = zeros((), dtype=_np.int64, ctx=a.context)
+        return res if out is None else _copy_into(res, out)
     if axis is None:
         res = _invoke(opname, a.reshape(-1), axis=0)
     else:
@@ -578,15 +592,16 @@ def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
     shape = _shape_tuple(shape)
     cur = array.shape
     if len(shape) < len(cur):
-        raise ValueError("input operand has more dimensions than allowed by the axis remapping")
+        raise OperatorValueError("input operand has more dimensions than allowed by the axis remapping")
     padded = (1,) * (len(shape) - len(cur)) + cur
-    if _builtins.any(c != s and c != 1 for c, s in zip(padded, shape)):
-        raise ValueError("operands could not be broadcast together with remapped shapes "
+    if _builtins.any(c != s and c != 1 for c, s in zip(padded, shape)) or \
+            _builtins.any(s < 0 for s in shape):
+        raise OperatorValueError("operands could not be broadcast together with remapped shapes "
                          "[original->remapped]: %s and requested shape %s" % (cur, shape))
     if padded == shape:
-        return array.reshape(shape) if cur != shape else array
+        return array.reshape(shape) if cur != shape else array.copy()
     if 0 in shape:
-        return zeros(shape, dtype=array.dtype, ctx=array.context)
+        return _zero_size_from(array, shape)
     return _invoke("broadcast_to", array.reshape(padded), shape=shape)
 
 

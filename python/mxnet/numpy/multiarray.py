@@ -14,6 +14,11 @@ NDArray = _nd_mod.NDArray
 __all__ = ["ndarray"]
 
 
+class OperatorValueError(MXNetError, ValueError):
+    """A bad argument found before an operator runs: an MXNetError (as the operator would
+    raise in MXNet 1.9.1) that is also a ValueError (as numpy raises)."""
+
+
 # ----------------------------------------------------------------------------- op plumbing
 def _wrap(out):
     """out (an NDArray, or a list/tuple of them) as mx.np.ndarray(s) sharing the same data;
@@ -443,11 +448,12 @@ class ndarray(NDArray):
             axes = axes[0]
         if not axes:
             axes = tuple(reversed(range(self.ndim)))
-        axes = tuple(int(a) % max(self.ndim, 1) if -self.ndim <= int(a) < self.ndim else
-                     int(a) for a in axes)
-        if sorted(axes) != list(range(self.ndim)):
-            raise ValueError("axes don't match array: %s for an array of %d dimensions"
-                             % (axes, self.ndim))
+        if len(axes) != self.ndim or any(not -self.ndim <= int(a) < self.ndim for a in axes):
+            raise MXNetError("Operator transpose: axes=%s do not match an array of %d "
+                             "dimensions" % (tuple(axes), self.ndim))
+        axes = tuple(int(a) % self.ndim for a in axes)
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis in transpose: %s" % (axes,))
         if self.ndim < 2:
             return self.copy()
         return _invoke("transpose", self, axes=tuple(int(a) for a in axes))
