@@ -4,6 +4,7 @@ import numpy as _onp
 
 from .multiarray import ndarray
 from ._op import *  # noqa: F401,F403
+from .function_base import *  # noqa: F401,F403
 from . import random
 from . import linalg
 

@@ -208,13 +208,30 @@ _UFUNC_DEFAULTS = {"where": True, "casting": "same_kind", "order": "K", "dtype":
                    "subok": True}
 
 
+_UFUNC_LEGAL = {
+    "casting": lambda v: v in ("no", "equiv", "safe", "same_kind", "unsafe"),
+    "order": lambda v: isinstance(v, str),
+    "dtype": lambda v: v in (_np.int8, _np.uint8, _np.int32, _np.int64, _np.float16, _np.float32,
+                             _np.float64, "int8", "uint8", "int32", "int64", "float16",
+                             "float32", "float64"),
+    "subok": lambda v: isinstance(v, bool),
+    "where": lambda v: True,
+}
+
+
 def _check_ufunc_kwargs(name, kwargs):
+    """numpy ufunc keywords: only their defaults are supported; another legal value raises
+    NotImplementedError, an illegal one TypeError (as MXNet 1.9.1)."""
     for key, value in kwargs.items():
         if key not in _UFUNC_DEFAULTS:
             raise TypeError("%s is an invalid keyword to function '%s'" % (key, name))
-        if value != _UFUNC_DEFAULTS[key]:
+        if value is _UFUNC_DEFAULTS[key] or (not isinstance(value, type) and
+                                             value == _UFUNC_DEFAULTS[key]):
+            continue
+        if _UFUNC_LEGAL[key](value):
             raise NotImplementedError("%s=%s is not implemented yet for operator %s"
                                       % (key, value, name))
+        raise TypeError("%s=%s not understood for operator %s" % (key, value, name))
 
 
 for _name in ("add", "subtract", "multiply", "true_divide", "mod", "power", "maximum",
@@ -248,8 +265,7 @@ _UNARY = {
 def _make_unary(public, opname, to_float):
     def func(x, out=None, **kwargs):
         _check_ufunc_kwargs(public, kwargs)
-        if isinstance(x, numeric_types):
-            x = array(x)
+        x = asarray(x)
         if to_float and not _is_float(x.dtype):
             x = _as_dtype(x, _np.float32)
         return _invoke(opname, x, out=out)
@@ -270,9 +286,10 @@ def positive(x, out=None):
 
 
 @_export
-def logical_not(x, out=None):
+def logical_not(x, out=None, **kwargs):
     """Element-wise not; a bool array."""
-    res = _as_dtype(_invoke("logical_not", x), _np.bool_)
+    _check_ufunc_kwargs("logical_not", kwargs)
+    res = _as_dtype(_invoke("logical_not", asarray(x)), _np.bool_)
     return res if out is None else _copy_into(res, out)
 
 
@@ -333,7 +350,7 @@ def clip(a, a_min, a_max, out=None):
         raise ValueError("One of max or min must be given")
     lo = -_np.inf if a_min is None else a_min
     hi = _np.inf if a_max is None else a_max
-    return _invoke("clip", a, a_min=float(lo), a_max=float(hi), out=out)
+    return _invoke("clip", asarray(a), a_min=float(lo), a_max=float(hi), out=out)
 
 
 @_export

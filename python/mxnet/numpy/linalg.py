@@ -3,6 +3,7 @@ import numpy as _np
 
 from .multiarray import _invoke, _binary, _as_dtype, _is_float
 from . import _op as _npo
+from . import function_base as _fb
 
 __all__ = ["norm", "det", "inv", "slogdet", "cholesky"]
 
@@ -40,3 +41,33 @@ def slogdet(a):
 def cholesky(a):
     """Lower Cholesky factor of (a stack of) symmetric positive-definite matrices."""
     return _invoke("_linalg_potrf", a)
+
+
+def solve(a, b):
+    """x with a @ x = b (through the inverse of a; b a vector or a stack of matrices)."""
+    a, b = _npo.asarray(a), _npo.asarray(b)
+    inv_a = inv(a)
+    if b.ndim == a.ndim - 1:
+        return _npo.matmul(inv_a, _npo.expand_dims(b, -1))[..., 0]
+    return _npo.matmul(inv_a, b)
+
+
+def eigh(a, UPLO="L"):  # pylint: disable=invalid-name
+    """(eigenvalues ascending, eigenvectors as columns) of symmetric matrices (the lower
+    triangle is read, or the upper one with UPLO='U')."""
+    a = _npo.asarray(a)
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    sym = _fb.tril(a) if UPLO == "L" else _fb.triu(a)
+    diag_part = _fb.tril(_fb.triu(a))
+    full = sym + _npo.swapaxes(sym, -1, -2) - diag_part
+    u, w = _invoke("_linalg_syevd", full)
+    return w, _npo.swapaxes(u, -1, -2)
+
+
+def eigvalsh(a, UPLO="L"):  # pylint: disable=invalid-name
+    """Eigenvalues (ascending) of symmetric matrices."""
+    return eigh(a, UPLO)[0]
+
+
+__all__ += ["solve", "eigh", "eigvalsh"]

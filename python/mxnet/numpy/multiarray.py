@@ -626,7 +626,14 @@ def _np_method(name):
     return method
 
 
-for _name in ("sum", "mean", "max", "min", "prod", "argmax", "argmin", "std", "var", "clip",
+def _clip_method(self, min=None, max=None, out=None):  # pylint: disable=redefined-builtin
+    """Values limited to [min, max] (ndarray.clip's argument names)."""
+    from . import _op as _npo
+    return _npo.clip(self, min, max, out=out)
+
+
+ndarray.clip = _clip_method
+for _name in ("sum", "mean", "max", "min", "prod", "argmax", "argmin", "std", "var",
               "round", "cumsum", "sort", "argsort", "all", "any", "dot", "take", "repeat",
               "tile", "flip", "nonzero", "trace", "diag"):
     setattr(ndarray, _name, _np_method(_name))

@@ -183,3 +183,51 @@ def shuffle(x):
     """Shuffle x in place along its first axis."""
     res = _invoke("_shuffle", x)
     _copy_into(res, x)
+
+
+def _std_uniform(size, params, ctx):
+    """Uniform samples on (0, 1] shaped by size or the broadcast of the array params."""
+    shape = _param_shape(size, *params)
+    u = _invoke("_random_uniform", low=0.0, high=1.0, shape=shape, ctx=_ctx(ctx), dtype="float32")
+    return _binary("subtract", 1.0, u)  # (0, 1]: log() stays finite
+
+
+def _recip(a, num):
+    """num / a for a scalar or an array a."""
+    return num / a if isinstance(a, numeric_types) else _binary("true_divide", num, a)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
+    """exp of normal(mean, sigma) samples."""
+    return _finish(_invoke("exp", normal(mean, sigma, size, dtype, ctx)), out)
+
+
+def weibull(a, size=None, ctx=None, out=None):
+    """Weibull samples with shape a: (-log U) ** (1 / a)."""
+    e = _binary("multiply", _invoke("log", _std_uniform(size, (a,), ctx)), -1.0)
+    return _finish(_binary("power", e, _recip(a, 1.0)), out)
+
+
+def pareto(a, size=None, ctx=None, out=None):
+    """Pareto II (Lomax) samples with shape a, as numpy: U ** (-1 / a) - 1."""
+    u = _std_uniform(size, (a,), ctx)
+    return _finish(_binary("subtract", _binary("power", u, _recip(a, -1.0)), 1.0), out)
+
+
+def rayleigh(scale=1.0, size=None, ctx=None, out=None):
+    """Rayleigh samples: scale * sqrt(-2 log U)."""
+    u = _std_uniform(size, (scale,), ctx)
+    r = _invoke("sqrt", _binary("multiply", _invoke("log", u), -2.0))
+    return _finish(_binary("multiply", r, scale), out)
+
+
+def chisquare(df, size=None, dtype=None, ctx=None):
+    """Chi-square samples with df degrees of freedom (gamma(df / 2, 2))."""
+    if not isinstance(df, numeric_types):
+        raise NotImplementedError("chisquare: an array df is not supported")
+    if df <= 0:
+        raise ValueError("df <= 0")
+    return gamma(df / 2.0, 2.0, size, dtype, ctx)
+
+
+__all__ += ["lognormal", "weibull", "pareto", "rayleigh", "chisquare"]

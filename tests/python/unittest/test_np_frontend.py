@@ -338,3 +338,43 @@ def test_hybridized_numpy_block_runs_without_symbolic_numpy():
     s = mx.sym.var("a")
     assert s.as_nd_ndarray() is s
     assert (s + 1).list_arguments() == ["a"]  # legacy symbols keep their operators
+
+
+def test_function_base_against_numpy():
+    x = onp.arange(12, dtype=onp.float32).reshape(3, 4)
+    a = np.array(x)
+    checks = [
+        (np.tril(a), onp.tril(x)), (np.triu(a, 1), onp.triu(x, 1)),
+        (np.roll(a, 1, axis=1), onp.roll(x, 1, axis=1)), (np.roll(a, 5), onp.roll(x, 5)),
+        (np.diff(a, 2), onp.diff(x, 2)), (np.diff(a, axis=0), onp.diff(x, axis=0)),
+        (np.rot90(a), onp.rot90(x)), (np.rot90(a, 3), onp.rot90(x, 3)),
+        (np.diagonal(a), onp.diagonal(x)), (np.logspace(0, 2, 3), onp.logspace(0, 2, 3)),
+        (np.resize(a, (5,)), onp.resize(x, (5,))), (np.atleast_3d(a), onp.atleast_3d(x)),
+        (np.meshgrid(np.arange(3), np.arange(2))[0], onp.meshgrid(onp.arange(3),
+                                                                  onp.arange(2))[0]),
+        (np.ediff1d(a, to_end=[9]), onp.ediff1d(x, to_end=[9])),
+        (np.nan_to_num(np.array([onp.nan, onp.inf, 1.0])),
+         onp.nan_to_num(onp.array([onp.nan, onp.inf, 1.0], dtype=onp.float32))),
+        (np.average(a, axis=1, weights=np.array([1.0, 2.0, 3.0, 4.0])),
+         onp.average(x, axis=1, weights=[1.0, 2.0, 3.0, 4.0])),
+        (np.bincount(np.array([0, 1, 1, 3], dtype="int64")), onp.bincount([0, 1, 1, 3])),
+    ]
+    for got, want in checks:
+        _same(got, want, rtol=1e-5, atol=1e-5)
+    m = onp.array([[4.0, 1.0], [1.0, 3.0]], dtype=onp.float32)
+    _same(np.linalg.solve(np.array(m), np.array([1.0, 2.0])),
+          onp.linalg.solve(m, [1.0, 2.0]), rtol=1e-4, atol=1e-5)
+    _same(np.linalg.eigvalsh(np.array(m)), onp.linalg.eigvalsh(m), rtol=1e-4, atol=1e-5)
+    # the composed functions stay differentiable
+    a.attach_grad()
+    with mx.autograd.record():
+        y = np.roll(np.tril(a), 1, axis=0).sum()
+    y.backward()
+    _same(a.grad, onp.tril(onp.ones((3, 4))))
+    # ufunc keywords: a legal non-default value is NotImplementedError, an illegal one TypeError
+    with pytest.raises(NotImplementedError):
+        np.add(a, a, dtype="float64")
+    with pytest.raises(TypeError):
+        np.add(a, a, dtype="abcdefg")
+    with pytest.raises(MXNetError):
+        np.max(np.zeros((0, 2)), axis=0)
