@@ -137,6 +137,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Evenly spaced values in [start, stop) (float32 by default, as MXNet 1.9.1)."""
     if stop is None:
         start, stop = 0, start
+    if step is None:
+        step = 1
     if step == 0:
         raise ZeroDivisionError("arange: step must not be zero")
     n = _builtins.max(0, int(_np.ceil((stop - start) / step)))

@@ -288,8 +288,9 @@ def _int_binary(fn, x1, x2):
     return _from_numpy(_np.asarray(fn(a1, a2)), ctx)
 
 
-def lcm(x1, x2, out=None):
+def lcm(x1, x2, out=None, **kwargs):
     """Element-wise least common multiple of integer arrays (computed on the host)."""
+    _npo._check_ufunc_kwargs("lcm", kwargs)
     res = _int_binary(_np.lcm, x1, x2)
     if out is not None:
         out[...] = res
@@ -297,8 +298,9 @@ def lcm(x1, x2, out=None):
     return res
 
 
-def gcd(x1, x2, out=None):
+def gcd(x1, x2, out=None, **kwargs):
     """Element-wise greatest common divisor of integer arrays (computed on the host)."""
+    _npo._check_ufunc_kwargs("gcd", kwargs)
     res = _int_binary(_np.gcd, x1, x2)
     if out is not None:
         out[...] = res
@@ -312,8 +314,9 @@ def fabs(x, out=None):
     return _npo.absolute(x if _is_float(x.dtype) else _as_dtype(x, _np.float32), out=out)
 
 
-def bitwise_not(x, out=None):
+def bitwise_not(x, out=None, **kwargs):
     """Element-wise bit inversion of bool and integer arrays (~x == -x - 1 for ints)."""
+    _npo._check_ufunc_kwargs("bitwise_not", kwargs)
     x = _npo.asarray(x)
     if x.dtype == _np.bool_:
         res = _npo.logical_not(x)

@@ -25,7 +25,8 @@ def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-b
 
 def det(a):
     """Determinant of (a stack of) square matrices."""
-    return _invoke("_linalg_det", a)
+    a = _npo.asarray(a)
+    return _invoke("_linalg_det", a).reshape(a.shape[:-2])
 
 
 def inv(a):
@@ -35,7 +36,8 @@ def inv(a):
 
 def slogdet(a):
     """(sign, log|det|) of (a stack of) square matrices."""
-    return tuple(_invoke("_linalg_slogdet", a))
+    a = _npo.asarray(a)
+    return tuple(r.reshape(a.shape[:-2]) for r in _invoke("_linalg_slogdet", a))
 
 
 def cholesky(a):

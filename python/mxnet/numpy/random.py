@@ -94,10 +94,14 @@ random = random_sample  # pylint: disable=invalid-name
 
 
 def exponential(scale=1.0, size=None, ctx=None, out=None):
-    """Samples from the exponential distribution with the given scale (1 / rate)."""
-    res = _invoke("_random_exponential", lam=1.0 / float(scale), shape=_size(size),
-                  ctx=_ctx(ctx))
-    return _finish(res, out)
+    """Samples from the exponential distribution with the given scale (1 / rate); an array
+    scale broadcasts (and gets gradients)."""
+    if isinstance(scale, numeric_types):
+        res = _invoke("_random_exponential", lam=1.0 / float(scale), shape=_size(size),
+                      ctx=_ctx(ctx))
+        return _finish(res, out)
+    e = _binary("multiply", _invoke("log", _std_uniform(size, (scale,), ctx)), -1.0)
+    return _finish(_binary("multiply", e, scale), out)
 
 
 def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):
@@ -105,7 +109,7 @@ def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from the gamma distribution."""
     res = _invoke("_random_gamma", alpha=float(shape), beta=float(scale), shape=_size(size),
                   ctx=_ctx(ctx), dtype=_np.dtype(_np.float32 if dtype is None else dtype).name)
-    return _finish(res, out)
+    return _finish(res.reshape(_size(size)), out)
 
 
 def beta(a, b, size=None, dtype=None, ctx=None):
