@@ -24,6 +24,7 @@ from . import numpy
 from . import numpy as np
 from . import numpy_extension
 from . import numpy_extension as npx
+ndarray.np, ndarray.npx = numpy, numpy_extension  # mx.nd.np / mx.nd.npx, as MXNet 1.9.1
 from . import registry
 from . import initializer
 from . import initializer as init
