@@ -4,7 +4,7 @@ hand back mx.np arrays."""
 import numpy as _np
 
 from .. import _ffi
-from ..base import MXNetError, numeric_types, integer_types
+from ..base import MXNetError, numeric_types, integer_types, dtype_flag, _FLAG_NP_DTYPES
 from ..context import current_context
 from ..ndarray import ndarray as _nd_mod
 from ..ndarray import indexing as _nd_indexing
@@ -47,12 +47,18 @@ def _np_call(fn, *args, **kwargs):
             _ffi.set_np_shape(0)
 
 
+_OPS = {}
+
+
 def _op(name):
     """The registered operator ``name`` (mx.nd's function of it)."""
-    from .. import ndarray as _mx_nd
-    fn = getattr(_mx_nd._internal, name, None)
+    fn = _OPS.get(name)
     if fn is None:
-        fn = getattr(_mx_nd, name)
+        from .. import ndarray as _mx_nd
+        fn = getattr(_mx_nd._internal, name, None)
+        if fn is None:
+            fn = getattr(_mx_nd, name)
+        _OPS[name] = fn
     return fn
 
 
@@ -84,9 +90,13 @@ def _promote(d1, d2):
     return _np.result_type(d1, d2)
 
 
+_FLOAT_FLAGS = frozenset(f for f, t in _FLAG_NP_DTYPES.items()
+                         if _np.issubdtype(_np.dtype(t), _np.floating))
+
+
 def _as_dtype(a, dtype):
     dtype = _np.dtype(dtype)
-    return a if _np.dtype(a.dtype) == dtype else _invoke("cast", a, dtype=dtype.name)
+    return a if a._dtype_flag == dtype_flag(dtype) else _invoke("cast", a, dtype=dtype.name)
 
 
 def _shape_tuple(shape):
@@ -167,24 +177,28 @@ def _binary(name, lhs, rhs, out=None):
     lhs, rhs = _to_array_operand(lhs), _to_array_operand(rhs)
     array_op, scalar_op, rscalar_op = _BINARY[name]
     if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):
-        dtype = _promote(lhs.dtype, rhs.dtype)
-        if name == "true_divide" and not _is_float(dtype):
-            dtype = _np.dtype(_np.float32)
-        lhs, rhs = _as_dtype(lhs, dtype), _as_dtype(rhs, dtype)
+        if lhs._dtype_flag != rhs._dtype_flag or \
+                (name == "true_divide" and lhs._dtype_flag not in _FLOAT_FLAGS):
+            dtype = _promote(lhs.dtype, rhs.dtype)
+            if name == "true_divide" and not _is_float(dtype):
+                dtype = _np.dtype(_np.float32)
+            lhs, rhs = _as_dtype(lhs, dtype), _as_dtype(rhs, dtype)
         res = _np_call(_op(array_op), lhs, rhs) if out is None or name in _BOOL_RESULT \
             else _np_call(_op(array_op), lhs, rhs, out=out)
     else:
         arr, scalar, op = (lhs, rhs, scalar_op) if isinstance(lhs, NDArray) \
             else (rhs, lhs, rscalar_op)
-        if name == "true_divide" and not _is_float(arr.dtype):
+        if name == "true_divide" and arr._dtype_flag not in _FLOAT_FLAGS:
             arr = _as_dtype(arr, _np.float32)
         if isinstance(scalar, (bool, _np.bool_)):
             scalar = int(scalar)
-        kw = {"scalar": float(scalar), "is_int": isinstance(scalar, integer_types)}
         if out is not None and name not in _BOOL_RESULT:
-            kw["out"] = out
-        res = _np_call(_op(op), arr, **kw)
-        if res.dtype != arr.dtype and name not in _BOOL_RESULT:
+            res = _np_call(_op(op), arr, scalar=float(scalar),
+                           is_int=isinstance(scalar, integer_types), out=out)
+        else:
+            res = _np_call(_ffi.invoke_scalar, op, arr, float(scalar),
+                           isinstance(scalar, integer_types))
+        if res._dtype_flag != arr._dtype_flag and name not in _BOOL_RESULT:
             res = _as_dtype(res, arr.dtype)  # a scalar keeps the array's dtype (MXNet 1.9.1)
     if name in _BOOL_RESULT:
         res = _as_dtype(res, _np.bool_)

@@ -35,7 +35,8 @@ _ALIASES = {
 def _make(public, opname):
     def func(*args, **kwargs):
         return _np_call(_op(opname), *args, **kwargs)
-    func.__name__ = public
+    func.__name__ = func.__qualname__ = public
+    func.__module__ = "mxnet.numpy_extension"
     func.__doc__ = "mx.npx.%s: operator %s on mx.np arrays." % (public, opname)
     return func
 
