@@ -153,11 +153,17 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     """num evenly spaced values over [start, stop] (float32 by default)."""
     if axis != 0:
         raise NotImplementedError("linspace: axis other than 0 is not supported")
+    if not isinstance(num, integer_types):
+        raise OperatorValueError("linspace: num must be an integer, given %r" % (num,))
     num = int(num)
     if num < 0:
-        raise ValueError("Number of samples, %d, must be non-negative." % num)
+        raise OperatorValueError("Number of samples, %d, must be non-negative." % num)
     if num == 0:
         res = zeros((0,), dtype=dtype, ctx=ctx)
+    elif dtype is not None and not _is_float(dtype):
+        # numpy computes in float and rounds towards -inf for an integer dtype
+        res = _from_numpy(_np.floor(_np.linspace(start, stop, num, endpoint=endpoint))
+                          .astype(dtype), ctx)
     else:
         res = _invoke("_linspace", start=start, stop=stop, num=num, endpoint=endpoint,
                       ctx=_ctx(ctx), dtype=_dtype_name(dtype))
@@ -422,7 +428,11 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
 
 @_export
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Mean over axis; integer input gives float32 (as MXNet 1.9.1)."""
+    """Mean over axis; integer input gives float32 (as MXNet 1.9.1). dtype casts the mean
+    computed in the input's (float) type, as MXNet 1.9.1's operator does."""
+    if dtype is not None:
+        res = _as_dtype(_reduce("mean", a, axis, keepdims, None, None, float_ints=True), dtype)
+        return res if out is None else _copy_into(res, out)
     return _reduce("mean", a, axis, keepdims, out, dtype, float_ints=True)
 
 
@@ -536,6 +546,16 @@ def cumsum(a, axis=None, dtype=None, out=None):
         a = _as_dtype(a, dtype)
     axis = _axes_of(axis, a.ndim)[0]
     n = a.shape[axis]
+    if a.dtype == _np.float16:
+        if 0 < n <= 256:  # numpy accumulates float16 one element at a time, rounding each step
+            lead = (slice(None),) * axis
+            acc = [a[lead + (slice(0, 1),)]]
+            for i in range(1, n):
+                acc.append(_binary("add", acc[-1], a[lead + (slice(i, i + 1),)]))
+            res = concatenate(acc, axis=axis)
+        else:  # long axes: accumulate in float32 (closer to the exact sums than numpy's)
+            res = _as_dtype(cumsum(_as_dtype(a, _np.float32), axis), _np.float16)
+        return res if out is None else _copy_into(res, out)
     # cumsum as a product with a lower-triangular ones matrix along axis
     moved = moveaxis(a, axis, -1)
     tri = _from_numpy(_np.triu(_np.ones((n, n), dtype=_np.dtype(a.dtype))), a.context)
