@@ -948,6 +948,14 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 
 # ----------------------------------------------------------------------------- linear algebra
+def _empty_contraction(a, b):
+    """a (..., m, 0) times b (..., 0, n): zeros of shape (..., m, n) that stay in the graph
+    (the sums over the empty axis, broadcast together)."""
+    left = _invoke("sum", a, axis=(a.ndim - 1,), keepdims=True)      # (..., m, 1)
+    right = _invoke("sum", b, axis=(b.ndim - 2,), keepdims=True)     # (..., 1, n)
+    return _binary("add", left, right)
+
+
 @_export
 def dot(a, b, out=None):
     """numpy.dot: inner product of 1-D arrays, matrix product of 2-D arrays, sum over the last
@@ -964,8 +972,12 @@ def dot(a, b, out=None):
         res = tensordot(a, moveaxis(b, -2, 0), axes=1)
     else:
         target = a.shape[:-1] + b.shape[1:]
-        if 0 in target or a.shape[-1] == 0:
-            res = zeros(target, dtype=dtype, ctx=a.context)
+        if 0 in target:
+            res = _zero_size_from(a, target)
+        elif a.shape[-1] == 0:
+            m = int(_np.prod(a.shape[:-1])) if a.ndim > 1 else 1
+            n = int(_np.prod(b.shape[1:])) if b.ndim > 1 else 1
+            res = _empty_contraction(a.reshape(m, 0), b.reshape(0, n)).reshape(target)
         else:
             a2 = a.reshape(-1, a.shape[-1])
             b2 = b.reshape(b.shape[0], -1)
@@ -997,8 +1009,11 @@ def tensordot(a, b, axes=2):
     m = int(_np.prod([a.shape[i] for i in free_a])) if free_a else 1
     n = int(_np.prod([b.shape[i] for i in free_b])) if free_b else 1
     dtype = _promote(a.dtype, b.dtype)
-    if 0 in (m, n, k):
-        return zeros(target, dtype=dtype, ctx=a.context)
+    if 0 in (m, n):
+        return _zero_size_from(_as_dtype(a, dtype), target)
+    if k == 0:
+        return _empty_contraction(_as_dtype(at.reshape(m, 0), dtype),
+                                  _as_dtype(bt.reshape(0, n), dtype)).reshape(target)
     res = _invoke("dot", _as_dtype(at.reshape(m, k), dtype), _as_dtype(bt.reshape(k, n), dtype))
     return res.reshape(target)
 
@@ -1008,16 +1023,32 @@ def matmul(a, b, out=None):
     """numpy.matmul: matrix product over the last two axes, batch axes broadcast."""
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: Input operand does not have enough dimensions")
+        raise OperatorValueError("matmul: Input operand does not have enough dimensions")
     if a.ndim <= 2 and b.ndim <= 2:
         return dot(a, b, out=out)
     a2 = a.reshape(1, -1) if a.ndim == 1 else a
     b2 = b.reshape(-1, 1) if b.ndim == 1 else b
     if a2.shape[-1] != b2.shape[-2]:
-        raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0 "
+        raise OperatorValueError("matmul: Input operand 1 has a mismatch in its core dimension 0 "
                          "(size %d is different from %d)" % (b2.shape[-2], a2.shape[-1]))
-    batch = _np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    try:
+        batch = _np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    except ValueError as e:
+        raise OperatorValueError("matmul: %s" % e) from None
     dtype = _promote(a.dtype, b.dtype)
+    target = batch + (a2.shape[-2], b2.shape[-1])
+    if 0 in target or a2.shape[-1] == 0:
+        if 0 in target:
+            res = _zero_size_from(_as_dtype(a, dtype), target)
+        else:
+            res = _empty_contraction(
+                _as_dtype(broadcast_to(a2, batch + a2.shape[-2:]), dtype),
+                _as_dtype(broadcast_to(b2, batch + b2.shape[-2:]), dtype))
+        if a.ndim == 1:
+            res = squeeze(res, -2)
+        if b.ndim == 1:
+            res = squeeze(res, -1)
+        return res if out is None else _copy_into(res, out)
     a3 = _as_dtype(broadcast_to(a2, batch + a2.shape[-2:]), dtype).reshape(-1, *a2.shape[-2:])
     b3 = _as_dtype(broadcast_to(b2, batch + b2.shape[-2:]), dtype).reshape(-1, *b2.shape[-2:])
     res = _invoke("batch_dot", a3, b3).reshape(batch + (a2.shape[-2], b2.shape[-1]))

@@ -342,6 +342,8 @@ class ndarray(NDArray):
 
     @property
     def grad(self):
+        if self.__dict__.get("_grad_req_null"):
+            return None  # attach_grad(grad_req='null'): no gradient, as MXNet 1.9.1
         g = NDArray._grad(self)
         return None if g is None else _wrap(g)
 
@@ -434,6 +436,7 @@ class ndarray(NDArray):
     def attach_grad(self, grad_req="write"):  # pylint: disable=arguments-differ
         with _NpShape():
             _nd_mod._attach_grad(self, grad_req)
+        self.__dict__["_grad_req_null"] = grad_req == "null"
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         with _NpShape():

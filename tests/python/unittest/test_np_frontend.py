@@ -378,3 +378,20 @@ def test_function_base_against_numpy():
         np.add(a, a, dtype="abcdefg")
     with pytest.raises(MXNetError):
         np.max(np.zeros((0, 2)), axis=0)
+
+
+def test_zero_size_contractions_and_null_grad():
+    for sa, sb in [((2, 0), (0, 3)), ((4, 2, 0), (0, 3)), ((0,), (0,)), ((3, 0), (0,))]:
+        a, b = np.zeros(sa), np.ones(sb)
+        a.attach_grad()
+        b.attach_grad()
+        with mx.autograd.record():
+            y = np.matmul(a, b)
+        y.backward()  # stays in the graph although nothing is summed
+        _same(y, onp.matmul(onp.zeros(sa), onp.ones(sb)))
+        assert a.grad.shape == sa and b.grad.shape == sb
+    with pytest.raises(MXNetError):
+        np.matmul(np.ones((2, 3, 4)), np.ones((3, 4, 5)))
+    c = np.ones((2,))
+    c.attach_grad(grad_req="null")
+    assert c.grad is None
