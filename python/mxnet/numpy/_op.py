@@ -302,36 +302,46 @@ def logical_not(x, out=None, **kwargs):
 
 
 @_export
-def isnan(x, out=None):
+def isnan(x, out=None, **kwargs):
     """Element-wise test for NaN (a bool array)."""
+    _check_ufunc_kwargs("isnan", kwargs)
+    x = asarray(x)
     res = _binary("not_equal", x, x)
     return res if out is None else _copy_into(res, out)
 
 
 @_export
-def isinf(x, out=None):
+def isinf(x, out=None, **kwargs):
     """Element-wise test for +inf or -inf (a bool array)."""
+    _check_ufunc_kwargs("isinf", kwargs)
+    x = asarray(x)
     res = _binary("equal", _invoke("abs", x) if _is_float(x.dtype) else x, _np.inf)
     return res if out is None else _copy_into(res, out)
 
 
 @_export
-def isposinf(x, out=None):
+def isposinf(x, out=None, **kwargs):
     """Element-wise test for +inf."""
+    _check_ufunc_kwargs("isposinf", kwargs)
+    x = asarray(x)
     res = _binary("equal", x, _np.inf)
     return res if out is None else _copy_into(res, out)
 
 
 @_export
-def isneginf(x, out=None):
+def isneginf(x, out=None, **kwargs):
     """Element-wise test for -inf."""
+    _check_ufunc_kwargs("isneginf", kwargs)
+    x = asarray(x)
     res = _binary("equal", x, -_np.inf)
     return res if out is None else _copy_into(res, out)
 
 
 @_export
-def isfinite(x, out=None):
+def isfinite(x, out=None, **kwargs):
     """Element-wise test for finite values (a bool array)."""
+    _check_ufunc_kwargs("isfinite", kwargs)
+    x = asarray(x)
     res = _binary("logical_and", logical_not(isnan(x)), logical_not(isinf(x)))
     return res if out is None else _copy_into(res, out)
 
@@ -719,7 +729,7 @@ __all__.append("row_stack")
 @_export
 def hstack(arrays):
     """Stack arrays column-wise (along axis 1, or 0 for 1-D arrays)."""
-    arrays = _as_list(arrays)
+    arrays = [a.reshape(1) if a.ndim == 0 else a for a in _as_list(arrays)]
     return concatenate(arrays, axis=0 if arrays and arrays[0].ndim <= 1 else 1)
 
 
@@ -1081,14 +1091,22 @@ def vdot(a, b):
 def trace(a, offset=0, axis1=0, axis2=1):
     """Sum along a diagonal."""
     a = asarray(a)
+    ax1, ax2 = _axes_of(axis1, a.ndim)[0], _axes_of(axis2, a.ndim)[0]
+    if not -a.shape[ax1] < offset < a.shape[ax2]:  # past the edge: the sum of nothing
+        rest = tuple(d for i, d in enumerate(a.shape) if i not in (ax1, ax2))
+        return zeros(rest, dtype=a.dtype, ctx=a.context)
     d = _invoke("diag", a, k=offset, axis1=axis1, axis2=axis2)
     return sum(d, axis=-1)
 
 
 @_export
 def diag(v, k=0):
-    """The k-th diagonal of a 2-D array, or a 2-D array with v on it."""
-    return _invoke("diag", asarray(v), k=k)
+    """The k-th diagonal of a 2-D array (empty when k is past the edge), or a 2-D array with
+    the 1-D v on it."""
+    v = asarray(v)
+    if v.ndim == 2 and not -v.shape[0] < k < v.shape[1]:
+        return _zero_size_from(v, (0,))
+    return _invoke("diag", v, k=int(k))
 
 
 @_export
@@ -1118,8 +1136,11 @@ def array_equal(a1, a2):
 
 @_export
 def may_share_memory(a, b, max_work=None):  # pylint: disable=unused-argument
-    """Whether a and b are views of one buffer (same chunk)."""
-    return a._chunk_id == b._chunk_id
+    """Whether a and b are views of one buffer whose byte ranges overlap."""
+    if a._chunk_id != b._chunk_id or a.size == 0 or b.size == 0:
+        return False
+    a0, b0 = a._byte_offset, b._byte_offset
+    return a0 < b0 + b.size * b.dtype.itemsize and b0 < a0 + a.size * a.dtype.itemsize
 
 
 shares_memory = may_share_memory

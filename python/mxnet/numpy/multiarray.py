@@ -208,6 +208,8 @@ def _binary(name, lhs, rhs, out=None):
 
 
 def _copy_into(res, out):
+    if res._dtype_flag != out._dtype_flag:
+        res = _as_dtype(res, out.dtype)
     _np_call(_op("_copy"), res, out=out)
     return out
 
@@ -287,6 +289,8 @@ def _axes_of(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
     axes = (axis,) if isinstance(axis, integer_types) else tuple(axis)
+    if ndim == 0 and all(a in (0, -1) for a in axes):
+        return ()  # numpy accepts axis 0 / -1 on a 0-d array
     out = []
     for a in axes:
         if not -ndim <= a < max(ndim, 1):
