@@ -12,7 +12,8 @@ from . import _op as _npo
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "tril", "triu", "roll", "diff", "ediff1d",
            "meshgrid", "indices", "logspace", "dsplit", "diagflat", "diagonal", "rot90",
            "nan_to_num", "bincount", "average", "resize", "unravel_index",
-           "diag_indices_from", "tri", "lcm", "gcd", "fabs", "bitwise_not", "invert"]
+           "diag_indices_from", "tri", "lcm", "gcd", "fabs", "bitwise_not", "invert", "pad",
+           "einsum"]
 
 
 def _atleast(arys, ndim, place):
@@ -331,3 +332,90 @@ def bitwise_not(x, out=None, **kwargs):
 
 
 invert = bitwise_not
+
+
+def pad(x, pad_width, mode="constant", constant_values=0, **kwargs):
+    """x padded by pad_width (per axis (before, after), or one pair / number for all axes) in
+    mode 'constant' (constant_values) or 'edge', built by concatenation so gradients flow."""
+    if kwargs:
+        raise NotImplementedError("pad: keyword(s) %s are not supported" % list(kwargs))
+    x = _npo.asarray(x)
+    widths = _np.broadcast_to(_np.asarray(pad_width, dtype=_np.int64), (x.ndim, 2))
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    if mode not in ("constant", "edge"):
+        raise NotImplementedError("pad: mode %r is not supported (constant, edge are)" % (mode,))
+    out = x
+    for ax in range(x.ndim):
+        before, after = int(widths[ax, 0]), int(widths[ax, 1])
+        if before == 0 and after == 0:
+            continue
+        parts = []
+        for width, edge in ((before, 0), (None, None), (after, -1)):
+            if width is None:
+                parts.append(out)
+                continue
+            if width == 0:
+                continue
+            shape = out.shape[:ax] + (width,) + out.shape[ax + 1:]
+            if mode == "constant":
+                parts.append(_npo.full(shape, constant_values, dtype=out.dtype,
+                                       ctx=out.context))
+            else:
+                if out.shape[ax] == 0:
+                    raise ValueError("can't extend empty axis %d using modes other than "
+                                     "'constant' or 'empty'" % ax)
+                key = (slice(None),) * ax + (slice(edge, edge + 1 if edge != -1 else None),)
+                parts.append(_npo.broadcast_to(out[key], shape))
+        out = _npo.concatenate(parts, axis=ax)
+    return out
+
+
+def einsum(subscripts, *operands, **kwargs):
+    """Einstein summation over explicit subscripts ('ij,jk->ik'; without '->' the output is
+    the labels seen once, sorted). Each operand's labels are distinct and without '...'. The
+    operands broadcast to a common label order, multiply, and the labels not in the output
+    are summed (differentiable)."""
+    optimize = kwargs.pop("optimize", False)  # pylint: disable=unused-variable
+    if kwargs:
+        raise TypeError("einsum() got unexpected keyword argument(s) %s" % list(kwargs))
+    subscripts = subscripts.replace(" ", "")
+    if "..." in subscripts:
+        raise NotImplementedError("einsum: '...' (ellipsis) is not supported yet")
+    inputs, _, output = subscripts.partition("->")
+    in_labels = inputs.split(",")
+    if len(in_labels) != len(operands):
+        raise ValueError("einsum: %d operands for %d subscripts" % (len(operands),
+                                                                      len(in_labels)))
+    if not _:
+        counts = {}
+        for lab in "".join(in_labels):
+            counts[lab] = counts.get(lab, 0) + 1
+        output = "".join(sorted(l for l, c in counts.items() if c == 1))
+    arrays = [_npo.asarray(op) for op in operands]
+    order = list(output) + sorted(set("".join(in_labels)) - set(output))
+    sizes = {}
+    aligned = []
+    for labels, a in zip(in_labels, arrays):
+        if len(set(labels)) != len(labels):
+            raise NotImplementedError("einsum: a label repeated within one operand (%r) is "
+                                      "not supported yet" % labels)
+        if len(labels) != a.ndim:
+            raise ValueError("einsum: operand has %d axes, subscripts %r" % (a.ndim, labels))
+        for lab, d in zip(labels, a.shape):
+            if sizes.setdefault(lab, d) != d and d != 1 and sizes[lab] != 1:
+                raise ValueError("einsum: size of label %r differs (%d, %d)"
+                                 % (lab, sizes[lab], d))
+            sizes[lab] = max(sizes[lab], d)
+        present = [lab for lab in order if lab in labels]
+        t = a.transpose([labels.index(lab) for lab in present]) if a.ndim > 1 else a
+        aligned.append(t.reshape(tuple(sizes[lab] if lab in labels else 1 for lab in order)
+                                 if t.ndim else (1,) * len(order)))
+    prod = aligned[0]
+    for t in aligned[1:]:
+        prod = _binary("multiply", prod, t)
+    full = tuple(sizes[lab] for lab in order)
+    if prod.shape != full:
+        prod = _npo.broadcast_to(prod, full)
+    summed = tuple(range(len(output), len(order)))
+    return _npo.sum(prod, axis=summed) if summed else prod.copy()

@@ -395,3 +395,27 @@ def test_zero_size_contractions_and_null_grad():
     c = np.ones((2,))
     c.attach_grad(grad_req="null")
     assert c.grad is None
+
+
+def test_einsum_and_pad_against_numpy():
+    r = onp.random.RandomState(0)
+    A = r.rand(3, 4).astype(onp.float32)
+    B = r.rand(4, 5).astype(onp.float32)
+    v = r.rand(4).astype(onp.float32)
+    batch = (r.rand(2, 3, 4).astype(onp.float32), r.rand(2, 4, 5).astype(onp.float32))
+    for sub, ops in [("ij,jk->ik", (A, B)), ("ij,jk", (A, B)), ("ij->ji", (A,)),
+                     ("ij->", (A,)), ("i,i->", (v, v)), ("i,j->ij", (v, v)),
+                     ("bij,bjk->bik", batch), ("ij,j->i", (A, v))]:
+        _same(np.einsum(sub, *[np.array(o) for o in ops]), onp.einsum(sub, *ops),
+              rtol=1e-5, atol=1e-5)
+    a = np.array(A)
+    a.attach_grad()
+    with mx.autograd.record():
+        y = np.einsum("ij,j->i", a, np.array(v)).sum()
+    y.backward()
+    _same(a.grad, onp.broadcast_to(v, A.shape))
+    x = onp.arange(6, dtype=onp.float32).reshape(2, 3)
+    for pw, mode in [(1, "constant"), (((1, 0), (2, 1)), "constant"), ((1, 2), "edge")]:
+        _same(np.pad(np.array(x), pw, mode=mode), onp.pad(x, pw, mode=mode))
+    with pytest.raises(NotImplementedError):
+        np.einsum("...i->i", np.array(A))
