@@ -750,6 +750,10 @@ class HybridBlock(Block):
         and MXNet 1.x. The block must have run hybridized once. The only input is named
         'data'; several are 'data0', 'data1', ..."""
         if not self._cached_graph:
+            if getattr(self, "_np_imperative", False):
+                raise MXNetError("export: %s runs imperatively under numpy semantics (its "
+                                 "hybrid_forward needs mx.sym.np, which this package does not "
+                                 "have yet), so it has no graph to export" % type(self).__name__)
             raise RuntimeError("Please first call block.hybridize() and then run forward with "
                                "this block at least once before calling export.")
         sym = self._cached_graph[1]
@@ -803,11 +807,14 @@ class HybridBlock(Block):
                 if not getattr(self, "_np_imperative", False):
                     try:
                         return self._call_cached_op(x, *args)
-                    except SymbolicNumpyUnavailable:
+                    except SymbolicNumpyUnavailable as e:
                         # hybrid_forward needs mx.sym.np, which does not exist yet: this
                         # numpy-mode block runs imperatively (same results, no graph)
                         self._clear_cached_op()
                         self._np_imperative = True
+                        warnings.warn("%s: hybridized, but runs imperatively with mx.np arrays "
+                                      "(no graph, no export) because %s"
+                                      % (type(self).__name__, e), stacklevel=3)
         with ctx:
             try:
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}

@@ -329,7 +329,8 @@ def test_hybridized_numpy_block_runs_without_symbolic_numpy():
         net = Affine()
         net.hybridize()
         x, y = np.ones((2, 3)), np.arange(3)
-        out = net(x, y)  # falls back to running imperatively: same result, mx.np output
+        with pytest.warns(UserWarning):  # falls back to running imperatively
+            out = net(x, y)
         assert type(out) is np.ndarray
         _same(out, 2 * onp.ones((2, 3)) + onp.arange(3))
         _same(net(x, y), 2 * onp.ones((2, 3)) + onp.arange(3))
@@ -419,3 +420,23 @@ def test_einsum_and_pad_against_numpy():
         _same(np.pad(np.array(x), pw, mode=mode), onp.pad(x, pw, mode=mode))
     with pytest.raises(NotImplementedError):
         np.einsum("...i->i", np.array(A))
+
+
+def test_imperative_numpy_block_warns_and_refuses_export(tmp_path):
+    from mxnet import gluon
+
+    class Twice(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.np.multiply(x, 2)
+
+    npx.set_np()
+    try:
+        net = Twice()
+        net.hybridize()
+        with pytest.warns(UserWarning, match="runs imperatively"):
+            out = net(np.ones((2,)))
+        _same(out, onp.full((2,), 2.0))
+        with pytest.raises(MXNetError, match="no graph to export"):
+            net.export(str(tmp_path / "twice"))
+    finally:
+        npx.reset_np()
