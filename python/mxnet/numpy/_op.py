@@ -398,7 +398,7 @@ def _reduce(opname, a, axis, keepdims, out=None, dtype=None, float_ints=False):
     target = _reduced_shape(a.shape, axes, keepdims)
     if a.ndim == 0 or not axes:
         res = a.copy()
-    elif a.size == 0 and _np.prod(target) == 0 and all(a.shape[i] for i in axes):
+    elif a.size == 0 and _np.prod(target) == 0 and _builtins.all(a.shape[i] for i in axes):
         res = _zero_size_from(a, target)
     elif a.size == 0:
         if opname in ("max", "min"):

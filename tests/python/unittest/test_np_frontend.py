@@ -440,3 +440,14 @@ def test_imperative_numpy_block_warns_and_refuses_export(tmp_path):
             net.export(str(tmp_path / "twice"))
     finally:
         npx.reset_np()
+
+
+def test_reductions_of_zero_size_arrays():
+    x = onp.zeros((2, 0, 3), dtype=onp.float32)
+    a = np.array(x)
+    for axis in (0, 2, (0, 2), 1, None):
+        _same(np.sum(a, axis=axis), onp.sum(x, axis=axis))
+    _same(np.max(a, axis=2), onp.max(x, axis=2))  # reduces a non-empty axis: empty result
+    _same(np.all(a, axis=0), onp.all(x, axis=0))
+    counts = np.random.multinomial(10, [0.2, 0.8], size=(3,))
+    assert counts.shape == (3, 2) and (counts.sum(axis=1) == 10).asnumpy().all()
