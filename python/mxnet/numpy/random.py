@@ -12,6 +12,15 @@ __all__ = ["uniform", "normal", "randint", "choice", "shuffle", "seed", "rand", 
            "beta"]
 
 
+def _check_param(name, value, lowest, inclusive=True):
+    """ValueError (as numpy) unless value (a scalar or an array, checked on the host) is >=
+    lowest (> lowest when inclusive is False)."""
+    vals = value.asnumpy() if isinstance(value, NDArray) else _np.asarray(value)
+    bad = vals < lowest if inclusive else vals <= lowest
+    if _np.any(bad):
+        raise ValueError("%s %s %s" % (name, "<" if inclusive else "<=", lowest))
+
+
 def seed(seed, ctx="all"):  # pylint: disable=redefined-outer-name
     """Seed the random number generators (the same ones mx.random uses)."""
     _mx_random.seed(seed, ctx=ctx)
@@ -60,6 +69,7 @@ def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from the normal distribution N(loc, scale**2) (float32 by default)."""
+    _check_param("scale", scale, 0)
     return _sample("_random_normal", ("loc", "scale"), loc, scale, size, dtype, ctx, out)
 
 
@@ -96,6 +106,7 @@ random = random_sample  # pylint: disable=invalid-name
 def exponential(scale=1.0, size=None, ctx=None, out=None):
     """Samples from the exponential distribution with the given scale (1 / rate); an array
     scale broadcasts (and gets gradients)."""
+    _check_param("scale", scale, 0)
     if isinstance(scale, numeric_types):
         res = _invoke("_random_exponential", lam=1.0 / float(scale), shape=_size(size),
                       ctx=_ctx(ctx))
@@ -107,9 +118,22 @@ def exponential(scale=1.0, size=None, ctx=None, out=None):
 def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     # pylint: disable=redefined-outer-name
     """Samples from the gamma distribution."""
-    res = _invoke("_random_gamma", alpha=float(shape), beta=float(scale), shape=_size(size),
-                  ctx=_ctx(ctx), dtype=_np.dtype(_np.float32 if dtype is None else dtype).name)
-    return _finish(res.reshape(_size(size)), out)
+    _check_param("shape", shape, 0, inclusive=False)
+    _check_param("scale", scale, 0, inclusive=False)
+    dtype = _np.dtype(_np.float32 if dtype is None else dtype).name
+    if isinstance(shape, numeric_types) and isinstance(scale, numeric_types):
+        res = _invoke("_random_gamma", alpha=float(shape), beta=float(scale), shape=_size(size),
+                      ctx=_ctx(ctx), dtype=dtype)
+        return _finish(res.reshape(_size(size)), out)
+    # array parameters: one sample per element of their broadcast (or of size)
+    target = _param_shape(size, shape, scale)
+    from ._op import broadcast_to, asarray
+    alpha = broadcast_to(asarray(shape, dtype=dtype), target).reshape(-1)
+    beta_ = broadcast_to(asarray(scale, dtype=dtype), target).reshape(-1)
+    if alpha.size == 0:
+        return _finish(_invoke("_zeros", shape=target, dtype=dtype, ctx=_ctx(ctx)), out)
+    res = _invoke("_sample_gamma", alpha, beta_, shape=(), dtype=dtype)
+    return _finish(res.reshape(target), out)
 
 
 def beta(a, b, size=None, dtype=None, ctx=None):
@@ -208,18 +232,21 @@ def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def weibull(a, size=None, ctx=None, out=None):
     """Weibull samples with shape a: (-log U) ** (1 / a)."""
+    _check_param("a", a, 0)
     e = _binary("multiply", _invoke("log", _std_uniform(size, (a,), ctx)), -1.0)
     return _finish(_binary("power", e, _recip(a, 1.0)), out)
 
 
 def pareto(a, size=None, ctx=None, out=None):
     """Pareto II (Lomax) samples with shape a, as numpy: U ** (-1 / a) - 1."""
+    _check_param("a", a, 0, inclusive=False)
     u = _std_uniform(size, (a,), ctx)
     return _finish(_binary("subtract", _binary("power", u, _recip(a, -1.0)), 1.0), out)
 
 
 def rayleigh(scale=1.0, size=None, ctx=None, out=None):
     """Rayleigh samples: scale * sqrt(-2 log U)."""
+    _check_param("scale", scale, 0)
     u = _std_uniform(size, (scale,), ctx)
     r = _invoke("sqrt", _binary("multiply", _invoke("log", u), -2.0))
     return _finish(_binary("multiply", r, scale), out)
@@ -227,11 +254,9 @@ def rayleigh(scale=1.0, size=None, ctx=None, out=None):
 
 def chisquare(df, size=None, dtype=None, ctx=None):
     """Chi-square samples with df degrees of freedom (gamma(df / 2, 2))."""
-    if not isinstance(df, numeric_types):
-        raise NotImplementedError("chisquare: an array df is not supported")
-    if df <= 0:
-        raise ValueError("df <= 0")
-    return gamma(df / 2.0, 2.0, size, dtype, ctx)
+    _check_param("df", df, 0, inclusive=False)
+    half = df / 2.0 if isinstance(df, numeric_types) else _binary("true_divide", df, 2.0)
+    return gamma(half, 2.0, size, dtype, ctx)
 
 
 __all__ += ["lognormal", "weibull", "pareto", "rayleigh", "chisquare"]

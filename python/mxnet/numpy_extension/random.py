@@ -17,6 +17,10 @@ def bernoulli(prob=None, logit=None, size=None, dtype=None, ctx=None, out=None):
     """Bernoulli samples with probability prob (or sigmoid(logit)); float32 by default."""
     if (prob is None) == (logit is None):
         raise ValueError("Either `prob` or `logit` must be specified, but not both.")
+    if prob is not None:
+        vals = prob.asnumpy() if hasattr(prob, "asnumpy") else _np.asarray(prob)
+        if _np.any(vals < 0) or _np.any(vals > 1):
+            raise ValueError("bernoulli: prob must be in [0, 1]")
     if logit is not None:
         from .. import numpy as _mnp
         prob = _binary("true_divide", 1.0, _binary("add", 1.0, _mnp.exp(-logit))) \

@@ -451,3 +451,16 @@ def test_reductions_of_zero_size_arrays():
     _same(np.all(a, axis=0), onp.all(x, axis=0))
     counts = np.random.multinomial(10, [0.2, 0.8], size=(3,))
     assert counts.shape == (3, 2) and (counts.sum(axis=1) == 10).asnumpy().all()
+
+
+def test_random_parameter_checks_and_array_parameters():
+    for call in (lambda: np.random.normal(0, -1), lambda: np.random.exponential(-1),
+                 lambda: np.random.gamma(0, 1), lambda: np.random.gamma(1, np.array(-1.0)),
+                 lambda: np.random.rayleigh(-1), lambda: np.random.chisquare(0),
+                 lambda: npx.random.bernoulli(prob=np.array([0.5, 1.5]))):
+        with pytest.raises(ValueError):
+            call()
+    g = np.random.gamma(np.array([1.0, 2.0, 3.0]), 2.0)
+    assert g.shape == (3,) and (g.asnumpy() > 0).all()
+    assert np.random.beta(np.array([1.0]), np.array([1.0])).shape == (1,)
+    assert np.random.chisquare(np.array([2.0, 4.0]), size=(5, 2)).shape == (5, 2)
