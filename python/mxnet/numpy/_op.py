@@ -552,10 +552,15 @@ def cumsum(a, axis=None, dtype=None, out=None):
     a = asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
+    if dtype is None and a.dtype == _np.bool_:
+        dtype = _np.int64  # numpy counts booleans as int64
     if dtype is not None:
         a = _as_dtype(a, dtype)
     axis = _axes_of(axis, a.ndim)[0]
     n = a.shape[axis]
+    if not _is_float(a.dtype) and n:  # the matrix product runs in floats: exact for ints
+        res = _as_dtype(cumsum(_as_dtype(a, _np.float64), axis), a.dtype)
+        return res if out is None else _copy_into(res, out)
     if a.dtype == _np.float16:
         if 0 < n <= 256:  # numpy accumulates float16 one element at a time, rounding each step
             lead = (slice(None),) * axis

@@ -5,8 +5,8 @@ unravel_index, bincount) are computed on the host."""
 import numpy as _np
 
 from ..base import integer_types
-from .multiarray import NDArray, _binary, _as_dtype, _from_numpy, _shape_tuple, _axes_of, \
-    _invoke, _is_float
+from .multiarray import NDArray, _zero_size_from, _binary, _as_dtype, _from_numpy, \
+    _shape_tuple, _axes_of, _invoke, _is_float
 from . import _op as _npo
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "tril", "triu", "roll", "diff", "ediff1d",
@@ -176,8 +176,14 @@ def diagflat(v, k=0):
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """The diagonal at offset of the (axis1, axis2) planes, as the last axis."""
-    return _invoke("diag", _npo.asarray(a), k=int(offset), axis1=int(axis1), axis2=int(axis2))
+    """The diagonal at offset of the (axis1, axis2) planes, as the last axis (empty past the
+    edge)."""
+    a = _npo.asarray(a)
+    ax1, ax2 = _axes_of(axis1, a.ndim)[0], _axes_of(axis2, a.ndim)[0]
+    if not -a.shape[ax1] < offset < a.shape[ax2]:
+        rest = tuple(d for i, d in enumerate(a.shape) if i not in (ax1, ax2))
+        return _zero_size_from(a, rest + (0,))
+    return _invoke("diag", a, k=int(offset), axis1=int(axis1), axis2=int(axis2))
 
 
 def rot90(m, k=1, axes=(0, 1)):

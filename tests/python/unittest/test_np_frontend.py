@@ -464,3 +464,19 @@ def test_random_parameter_checks_and_array_parameters():
     assert g.shape == (3,) and (g.asnumpy() > 0).all()
     assert np.random.beta(np.array([1.0]), np.array([1.0])).shape == (1,)
     assert np.random.chisquare(np.array([2.0, 4.0]), size=(5, 2)).shape == (5, 2)
+
+
+def test_norms_cumsum_dtypes_and_eigh_of_ints():
+    x = onp.random.RandomState(3).rand(2, 3, 4).astype(onp.float32) - 0.5
+    for ord_, axis in [(None, None), (1, (2, 1)), (onp.inf, (0, 2)), (-1, (1, 2)),
+                       ("fro", (0, 1)), (3, 1), (0, 2), (onp.inf, 0)]:
+        _same(np.linalg.norm(np.array(x), ord=ord_, axis=axis),
+              onp.linalg.norm(x, ord=ord_, axis=axis), rtol=1e-4, atol=1e-5)
+    b = onp.array([True, False, True])
+    got = np.cumsum(np.array(b, dtype=bool))
+    assert got.dtype == onp.int64
+    _same(got, onp.cumsum(b))
+    _same(np.cumsum(np.array([1, 2, 3], dtype="int32")), onp.array([1, 3, 6]))
+    w = np.linalg.eigvalsh(np.array([[2, 1], [1, 2]], dtype="int32"))
+    assert w.dtype == onp.float32
+    _same(w, onp.array([1.0, 3.0]), atol=1e-5)
