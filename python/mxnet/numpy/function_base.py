@@ -425,3 +425,97 @@ def einsum(subscripts, *operands, **kwargs):
         prod = _npo.broadcast_to(prod, full)
     summed = tuple(range(len(output), len(order)))
     return _npo.sum(prod, axis=summed) if summed else prod.copy()
+
+
+def _window(fn, M, dtype, ctx):
+    return _from_numpy(fn(int(M)).astype(_np.float32 if dtype is None else dtype), ctx)
+
+
+def hanning(M, dtype=None, ctx=None):  # pylint: disable=invalid-name
+    """The Hann window of M points (float32 by default)."""
+    return _window(_np.hanning, M, dtype, ctx)
+
+
+def hamming(M, dtype=None, ctx=None):  # pylint: disable=invalid-name
+    """The Hamming window of M points (float32 by default)."""
+    return _window(_np.hamming, M, dtype, ctx)
+
+
+def blackman(M, dtype=None, ctx=None):  # pylint: disable=invalid-name
+    """The Blackman window of M points (float32 by default)."""
+    return _window(_np.blackman, M, dtype, ctx)
+
+
+def _host_int_op(name, fn):
+    def func(x1, x2, out=None, **kwargs):
+        _npo._check_ufunc_kwargs(name, kwargs)
+        res = _int_binary(fn, x1, x2)
+        if out is not None:
+            out[...] = res
+            return out
+        return res
+    func.__name__ = name
+    func.__doc__ = "Element-wise %s of integer or bool arrays (computed on the host)." % name
+    return func
+
+
+bitwise_and = _host_int_op("bitwise_and", _np.bitwise_and)
+bitwise_or = _host_int_op("bitwise_or", _np.bitwise_or)
+bitwise_xor = _host_int_op("bitwise_xor", _np.bitwise_xor)
+
+
+def polyval(p, x):
+    """The polynomial with coefficients p (highest power first) at x, by Horner's rule
+    (differentiable in p and x)."""
+    p, x = _npo.asarray(p), _npo.asarray(x)
+    if p.ndim != 1:
+        raise ValueError("polyval: p must be 1-D")
+    res = _npo.zeros_like(x, dtype=_npo._promote(p.dtype, x.dtype))
+    for i in range(p.shape[0]):
+        res = _binary("add", _binary("multiply", res, x), p[i])
+    return res
+
+
+def histogram(a, bins=10, range=None, normed=None, weights=None, density=None):
+    # pylint: disable=redefined-builtin
+    """(counts, bin_edges) as numpy.histogram (computed on the host)."""
+    if normed is not None or weights is not None or density is not None:
+        raise NotImplementedError("histogram: normed, weights and density are not supported")
+    a = _npo.asarray(a)
+    b = bins.asnumpy() if isinstance(bins, NDArray) else bins
+    counts, edges = _np.histogram(a.asnumpy(), b, range)
+    return (_from_numpy(counts.astype(_np.int64), a.context),
+            _from_numpy(edges.astype(a.dtype if _is_float(a.dtype) else _np.float32),
+                        a.context))
+
+
+def _host_stat(fn, a, q, axis, interpolation, keepdims):
+    a = _npo.asarray(a)
+    qs = q.asnumpy() if isinstance(q, NDArray) else q
+    res = fn(a.asnumpy(), qs, axis=axis, method=interpolation, keepdims=keepdims)
+    return _from_numpy(_np.asarray(res, dtype=a.dtype if _is_float(a.dtype) else _np.float64),
+                       a.context)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation="linear",
+             keepdims=False):  # pylint: disable=unused-argument
+    """q-th quantiles (q in [0, 1]) along axis (computed on the host)."""
+    res = _host_stat(_np.quantile, a, q, axis, interpolation, keepdims)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation="linear",
+               keepdims=False):  # pylint: disable=unused-argument
+    """q-th percentiles (q in [0, 100]) along axis (computed on the host)."""
+    res = _host_stat(_np.percentile, a, q, axis, interpolation, keepdims)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+__all__ += ["hanning", "hamming", "blackman", "bitwise_and", "bitwise_or", "bitwise_xor",
+            "polyval", "histogram", "quantile", "percentile"]

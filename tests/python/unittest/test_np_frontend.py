@@ -480,3 +480,19 @@ def test_norms_cumsum_dtypes_and_eigh_of_ints():
     w = np.linalg.eigvalsh(np.array([[2, 1], [1, 2]], dtype="int32"))
     assert w.dtype == onp.float32
     _same(w, onp.array([1.0, 3.0]), atol=1e-5)
+
+
+def test_windows_bitwise_polyval_histogram_quantiles():
+    x = onp.random.RandomState(4).rand(3, 4).astype(onp.float32)
+    _same(np.hanning(5), onp.hanning(5).astype(onp.float32))
+    _same(np.blackman(4), onp.blackman(4).astype(onp.float32), atol=1e-6)
+    _same(np.bitwise_xor(np.array([3, 5], dtype="int32"), np.array([1, 4], dtype="int32")),
+          onp.array([2, 1], dtype=onp.int32))
+    _same(np.polyval(np.array([1.0, 2.0, 3.0]), np.array(x)), onp.polyval([1, 2, 3], x),
+          atol=1e-5)
+    counts, edges = np.histogram(np.array(x), bins=3)
+    want_counts, want_edges = onp.histogram(x, bins=3)
+    _same(counts, want_counts)
+    _same(edges, want_edges.astype(onp.float32))
+    _same(np.quantile(np.array(x), 0.3, axis=1), onp.quantile(x, 0.3, axis=1))
+    _same(np.percentile(np.array(x), [10, 50]), onp.percentile(x, [10, 50]))
