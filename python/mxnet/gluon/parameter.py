@@ -8,7 +8,7 @@ from .. import autograd, context, initializer, ndarray, symbol
 from ..base import InvalidConfigError, MXNetError
 from ..context import Context
 from .utils import _brief_print_list, _indent, shape_is_known
-from ..util import is_np_shape
+from ..util import is_np_shape, is_np_array
 
 __all__ = ['DeferredInitializationError', 'Parameter', 'Constant',
            'ParameterDict', 'tensor_types']
@@ -222,6 +222,8 @@ class Parameter(object):
                 by_id.append(None)
             by_id[ctx.device_id] = i
         self._data = [data.copyto(ctx) for ctx in self._ctx_list]
+        if is_np_array():  # numpy mode: the parameter's arrays are mx.np arrays
+            self._data = [d.as_np_ndarray() for d in self._data]
         self._init_grad()
 
     def _init_grad(self):
@@ -230,6 +232,8 @@ class Parameter(object):
             return
         self._grad = [ndarray.zeros(shape=d.shape, dtype=d.dtype, ctx=d.context)
                       for d in self._data]
+        if is_np_array():
+            self._grad = [g.as_np_ndarray() for g in self._grad]
         autograd.mark_variables(self._data, self._grad, self.grad_req)
 
     def _reduce(self):
