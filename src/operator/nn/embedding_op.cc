@@ -112,6 +112,16 @@ void EmbeddingBackward(const NodeAttrs& attrs, const OpContext&, const std::vect
   EmbeddingGradDense(in[0], in[1], req[0], out[0], Param<EmbeddingParam>(attrs).input_dim);
 }
 
+bool EmbeddingStorage(const NodeAttrs&, int, DispatchMode* mode, std::vector<int>* in,
+                      std::vector<int>* out) {
+  return EmbeddingLookupStorage(mode, in, out);
+}
+
+void EmbeddingForwardEx(const NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
+                        const std::vector<OpReqType>& req, const std::vector<NDArray>& out) {
+  EmbeddingLookupEx(in[0], in[1], req[0], out[0], Param<EmbeddingParam>(attrs).input_dim);
+}
+
 // sparse_grad=True: a row_sparse weight gradient (unless the gradient array given is dense).
 bool EmbeddingBackwardStorage(const NodeAttrs& attrs, int, DispatchMode* mode,
                               std::vector<int>* in, std::vector<int>* out) {
@@ -143,7 +153,8 @@ NNVM_REGISTER_OP(Embedding)
 
 Each index in ``data`` picks a row of ``weight`` (input_dim, output_dim); the output has shape
 data.shape + (output_dim,). Indices are truncated toward zero and clipped into
-[0, input_dim - 1]. The weight's gradient adds the output gradient of every occurrence of an
+[0, input_dim - 1]. The weight may be row_sparse (rows it does not store read as zeros).
+The weight's gradient adds the output gradient of every occurrence of an
 index into its row; with ``sparse_grad=True`` it is a row_sparse array holding those rows only.
 )doc")
     .set_num_inputs(2)
@@ -156,6 +167,8 @@ index into its row; with ``sparse_grad=True`` it is a row_sparse array holding t
     .set_attr<FInferShape>("FInferShape", EmbeddingShape)
     .set_attr<FInferType>("FInferType", EmbeddingType)
     .set_attr<FCompute>("FCompute<cpu>", EmbeddingForward)
+    .set_attr<FInferStorageType>("FInferStorageType", EmbeddingStorage)
+    .set_attr<FComputeEx>("FComputeEx<cpu>", EmbeddingForwardEx)
     .set_attr<FGradient>("FGradient", EmbeddingGrad);
 
 NNVM_REGISTER_OP(_backward_Embedding)

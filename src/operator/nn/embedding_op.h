@@ -76,6 +76,12 @@ void EmbeddingLookup(const TBlob& idx, const TBlob& weight, OpReqType req, const
 /*! \brief Dense weight gradient: grad[row(idx[i]), :] += ograd[i, :]. */
 void EmbeddingGradDense(const TBlob& ograd, const TBlob& idx, OpReqType req, const TBlob& grad,
                         index_t input_dim);
+/*! \brief Storage rule of the lookup (inputs data, weight): dense indices and a dense weight
+ *  run the dense kernel, a row_sparse weight the FComputeEx one; the output is dense. */
+bool EmbeddingLookupStorage(DispatchMode* mode, std::vector<int>* in, std::vector<int>* out);
+/*! \brief Lookup in a row_sparse (or dense) weight: rows it does not store are zeros. */
+void EmbeddingLookupEx(const NDArray& idx, const NDArray& weight, OpReqType req,
+                       const NDArray& out, index_t input_dim);
 /*! \brief Storage rule of the weight gradient (inputs ograd, data): row_sparse (FComputeEx)
  *  when sparse, else dense; a gradient array given dense or row_sparse decides instead. */
 bool EmbeddingGradStorage(bool sparse, DispatchMode* mode, std::vector<int>* in,

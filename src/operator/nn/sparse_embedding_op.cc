@@ -1,5 +1,5 @@
-// Row_sparse embedding gradients: the kernel behind Embedding(sparse_grad=True), and
-// contrib.SparseEmbedding (a row_sparse or dense weight in, a row_sparse weight gradient out).
+// Row_sparse embeddings: lookups in a row_sparse weight (Embedding and SparseEmbedding), the
+// row_sparse weight gradient behind Embedding(sparse_grad=True), and contrib.SparseEmbedding.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -23,6 +23,45 @@ bool EmbeddingGradStorage(bool sparse, DispatchMode* mode, std::vector<int>* in,
   if (grad != kRowSparseStorage) return false;
   *mode = DispatchMode::kFComputeEx;
   return true;
+}
+
+// Dense indices and a row_sparse (or dense) weight give a dense output.
+bool EmbeddingLookupStorage(DispatchMode* mode, std::vector<int>* in, std::vector<int>* out) {
+  if ((*in)[0] != kDefaultStorage) return false;
+  if ((*in)[1] != kDefaultStorage && (*in)[1] != kRowSparseStorage) return false;
+  if ((*out)[0] == kUndefinedStorage) (*out)[0] = kDefaultStorage;
+  if ((*out)[0] != kDefaultStorage) return false;
+  *mode = (*in)[1] == kDefaultStorage ? DispatchMode::kFCompute : DispatchMode::kFComputeEx;
+  return true;
+}
+
+// A row the weight does not store is zeros.
+void EmbeddingLookupEx(const NDArray& idx, const NDArray& w, OpReqType req, const NDArray& out,
+                       index_t input_dim) {
+  if (req == kNullOp) return;
+  if (w.storage_type() == kDefaultStorage) {
+    EmbeddingLookup(idx.data(), w.data(), req, out.data(), input_dim);
+    return;
+  }
+  const dim_t have = w.storage_initialized() ? w.aux_shape(rowsparse::kIdx)[0] : 0;
+  const int64_t* stored = have ? w.aux_data(rowsparse::kIdx).dptr<int64_t>() : nullptr;
+  const TBlob ib = idx.data();
+  const TBlob ob = out.data();
+  const index_t n = static_cast<index_t>(ib.Size());
+  const index_t dim = ob.shape_[ob.ndim() - 1];
+  MXNET_NUMERIC_TYPE_SWITCH(ib.type_flag_, IType, {
+    MXNET_NUMERIC_TYPE_SWITCH(ob.type_flag_, DType, {
+      const IType* iv = ib.dptr<IType>();
+      const DType* v = have ? w.data().dptr<DType>() : nullptr;
+      DType* y = ob.dptr<DType>();
+      LoopMaybeParallel(n * dim >= ParallelGrain(), n, [&](index_t i) {
+        const int64_t r = ClippedRow(iv[i], input_dim);
+        const int64_t* hit = std::lower_bound(stored, stored + have, r);
+        const DType* row = hit != stored + have && *hit == r ? v + (hit - stored) * dim : nullptr;
+        for (index_t j = 0; j < dim; ++j) Assign(y + i * dim + j, req, row ? row[j] : DType(0));
+      });
+    });
+  });
 }
 
 void EmbeddingGradRowSparse(const NodeAttrs& attrs, const NDArray& ograd, const NDArray& idx,
@@ -77,15 +116,9 @@ bool SparseEmbeddingType(const NodeAttrs& attrs, std::vector<int>* in, std::vect
   return EmbeddingTypeOf(attrs, Param<SparseEmbeddingParam>(attrs).dtype, in, out);
 }
 
-// Dense indices and a row_sparse (or dense) weight give a dense output.
 bool SparseEmbeddingStorage(const NodeAttrs&, int, DispatchMode* mode, std::vector<int>* in,
                             std::vector<int>* out) {
-  if ((*in)[0] != kDefaultStorage) return false;
-  if ((*in)[1] != kDefaultStorage && (*in)[1] != kRowSparseStorage) return false;
-  if ((*out)[0] == kUndefinedStorage) (*out)[0] = kDefaultStorage;
-  if ((*out)[0] != kDefaultStorage) return false;
-  *mode = (*in)[1] == kDefaultStorage ? DispatchMode::kFCompute : DispatchMode::kFComputeEx;
-  return true;
+  return EmbeddingLookupStorage(mode, in, out);
 }
 
 void SparseEmbeddingForward(const NodeAttrs& attrs, const OpContext&,
@@ -94,36 +127,10 @@ void SparseEmbeddingForward(const NodeAttrs& attrs, const OpContext&,
   EmbeddingLookup(in[0], in[1], req[0], out[0], Param<SparseEmbeddingParam>(attrs).input_dim);
 }
 
-// A row the weight does not store is zeros.
 void SparseEmbeddingForwardEx(const NodeAttrs& attrs, const OpContext&,
                               const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
                               const std::vector<NDArray>& out) {
-  if (req[0] == kNullOp) return;
-  const index_t input_dim = Param<SparseEmbeddingParam>(attrs).input_dim;
-  const NDArray& w = in[1];
-  if (w.storage_type() == kDefaultStorage) {
-    EmbeddingLookup(in[0].data(), w.data(), req[0], out[0].data(), input_dim);
-    return;
-  }
-  const dim_t have = w.storage_initialized() ? w.aux_shape(rowsparse::kIdx)[0] : 0;
-  const int64_t* stored = have ? w.aux_data(rowsparse::kIdx).dptr<int64_t>() : nullptr;
-  const TBlob ib = in[0].data();
-  const TBlob ob = out[0].data();
-  const index_t n = static_cast<index_t>(ib.Size());
-  const index_t dim = ob.shape_[ob.ndim() - 1];
-  MXNET_NUMERIC_TYPE_SWITCH(ib.type_flag_, IType, {
-    MXNET_NUMERIC_TYPE_SWITCH(ob.type_flag_, DType, {
-      const IType* idx = ib.dptr<IType>();
-      const DType* v = have ? w.data().dptr<DType>() : nullptr;
-      DType* y = ob.dptr<DType>();
-      LoopMaybeParallel(n * dim >= ParallelGrain(), n, [&](index_t i) {
-        const int64_t r = ClippedRow(idx[i], input_dim);
-        const int64_t* hit = std::lower_bound(stored, stored + have, r);
-        const DType* row = hit != stored + have && *hit == r ? v + (hit - stored) * dim : nullptr;
-        for (index_t j = 0; j < dim; ++j) Assign(y + i * dim + j, req[0], row ? row[j] : DType(0));
-      });
-    });
-  });
+  EmbeddingLookupEx(in[0], in[1], req[0], out[0], Param<SparseEmbeddingParam>(attrs).input_dim);
 }
 
 std::vector<NodeEntry> SparseEmbeddingGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {

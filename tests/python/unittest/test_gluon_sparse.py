@@ -75,6 +75,20 @@ def test_contrib_sparse_embedding_forward_reads_stored_rows_only():
     assert_almost_equal(dense_out.asnumpy(), w[idx.astype(int)])
 
 
+def test_embedding_reads_row_sparse_weight_and_records_its_gradient():
+    w = np.random.uniform(size=(9, 2)).astype(np.float32)
+    rsp = mx.nd.sparse.row_sparse_array((w[[0, 5]], [0, 5]), shape=(9, 2))
+    rsp.attach_grad(stype='row_sparse')
+    idx = np.array([5, 3, 5], dtype=np.float32)
+    with autograd.record():
+        y = mx.nd.Embedding(mx.nd.array(idx), rsp, input_dim=9, output_dim=2, sparse_grad=True)
+    assert y.stype == 'default'
+    assert_almost_equal(y.asnumpy(), np.stack([w[5], np.zeros(2), w[5]]))
+    y.backward()
+    assert rsp.grad.indices.asnumpy().tolist() == [3, 5]
+    assert_almost_equal(rsp.grad.asnumpy(), embedding_grad(idx, np.ones((3, 2), np.float32), 9))
+
+
 def test_contrib_sparse_embedding_weight_grad_is_row_sparse():
     w = mx.nd.random.uniform(shape=(8, 4))
     w.attach_grad()
