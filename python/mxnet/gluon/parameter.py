@@ -176,7 +176,7 @@ class Parameter(object):
                 data = data.astype(self.dtype, copy=False)
             else:
                 self.dtype = data.dtype
-        if data.stype != self._stype:
+        if getattr(data, 'stype', 'default') != self._stype:
             data = data.tostype(self._stype)
         if isinstance(ctx, Context):
             ctx = [ctx]
