@@ -54,8 +54,11 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     ctx = arrays[0].context
     squares = []
     for arr in arrays:
-        flat = arr.reshape((-1,))
-        squares.append(ndarray.dot(flat, flat).as_in_context(ctx))
+        if arr.stype == 'default':
+            flat = arr.reshape((-1,))
+            squares.append(ndarray.dot(flat, flat).as_in_context(ctx))
+        else:  # sparse arrays have no flat view; their norm reads the stored values
+            squares.append(ndarray.square(arr.norm()).as_in_context(ctx))
     total_norm = ndarray.sqrt(ndarray.add_n(*squares))
     if check_isfinite and not np.isfinite(total_norm.asscalar()):
         warnings.warn(UserWarning('nan or inf is detected. Clipping results will be undefined.'),
