@@ -1,8 +1,11 @@
 // Embedding: rows of a weight matrix picked by index (indices truncated toward zero and
 // clipped into [0, input_dim), as MXNet does), and the scatter-add that is its weight gradient.
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "mxnet/ndarray.h"
 #include "operator/operator_common.h"
 
 namespace mxnet {
@@ -23,8 +26,8 @@ struct EmbeddingParam : public dmlc::Parameter<EmbeddingParam> {
         .set_default(kFloat32)
         .describe("Data type of weight.");
     DMLC_DECLARE_FIELD(sparse_grad).set_default(false).describe(
-        "Compute row sparse gradient in the backward calculation (only dense storage exists "
-        "here: the gradient is dense either way).");
+        "Compute row sparse gradient in the backward calculation: the weight gradient is a "
+        "row_sparse array holding the rows of the indices seen.");
   }
 };
 DMLC_REGISTER_PARAMETER(EmbeddingParam);
@@ -108,6 +111,59 @@ void EmbeddingBackward(const NodeAttrs& attrs, const OpContext&, const std::vect
   });
 }
 
+// sparse_grad: the weight gradient is row_sparse (dense inputs, kFComputeEx); a dense
+// gradient array is written by the dense kernel.
+bool EmbeddingBackwardStorage(const NodeAttrs& attrs, int, DispatchMode* mode,
+                              std::vector<int>* in, std::vector<int>* out) {
+  const bool dense_in = (*in)[0] == kDefaultStorage && (*in)[1] == kDefaultStorage;
+  const int want = Param<EmbeddingParam>(attrs).sparse_grad ? kRowSparseStorage : kDefaultStorage;
+  if (dense_in && ((*out)[0] == kUndefinedStorage || (*out)[0] == want)) {
+    (*out)[0] = want;
+    *mode = want == kDefaultStorage ? DispatchMode::kFCompute : DispatchMode::kFComputeEx;
+    return true;
+  }
+  if (dense_in && (*out)[0] == kDefaultStorage) {
+    *mode = DispatchMode::kFCompute;
+    return true;
+  }
+  *mode = DispatchMode::kFComputeFallback;
+  return true;
+}
+
+// Row-sparse weight gradient: the distinct rows the indices pick, each the sum of the output
+// gradients of its occurrences.
+void EmbeddingBackwardRsp(const NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
+                          const std::vector<OpReqType>& req, const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  CHECK_NE(req[0], kAddTo) << "Operator _backward_Embedding: req 'add' is not supported for a "
+                           << "row_sparse gradient";
+  const EmbeddingParam& p = Param<EmbeddingParam>(attrs);
+  const TBlob data = in[1].data(), ograd = in[0].data();
+  const index_t n = static_cast<index_t>(data.Size()), dim = p.output_dim;
+  std::vector<int64_t> rows(n);
+  MXNET_NUMERIC_TYPE_SWITCH(data.type_flag_, IType, {
+    const IType* idx = data.dptr<IType>();
+    for (index_t i = 0; i < n; ++i) rows[i] = ClippedRow(idx[i], p.input_dim);
+  });
+  std::vector<int64_t> uniq = rows;
+  std::sort(uniq.begin(), uniq.end());
+  uniq.erase(std::unique(uniq.begin(), uniq.end()), uniq.end());
+  const NDArray& dw = out[0];
+  dw.CheckAndAlloc({TShape({static_cast<dim_t>(uniq.size())})});
+  if (uniq.empty()) return;
+  std::memcpy(dw.aux_data(rowsparse::kIdx).dptr_, uniq.data(), uniq.size() * sizeof(int64_t));
+  MXNET_NUMERIC_TYPE_SWITCH(dw.dtype(), DType, {
+    DType* v = dw.data().dptr<DType>();
+    const DType* g = ograd.dptr<DType>();
+    std::fill(v, v + uniq.size() * dim, DType(0));
+    for (index_t i = 0; i < n; ++i) {
+      const size_t slot = std::lower_bound(uniq.begin(), uniq.end(), rows[i]) - uniq.begin();
+      DType* row = v + slot * dim;
+      for (index_t j = 0; j < dim; ++j) row[j] = static_cast<DType>(row[j] + g[i * dim + j]);
+    }
+  });
+}
+
 bool EmbeddingBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in,
                             std::vector<TShape>* out) {
   const EmbeddingParam& p = Param<EmbeddingParam>(attrs);
@@ -160,7 +216,9 @@ NNVM_REGISTER_OP(_backward_Embedding)
     .set_attr<FListInputNames>("FListInputNames", InputNames({"ograd", "data"}))
     .set_attr<FInferShape>("FInferShape", EmbeddingBackwardShape)
     .set_attr<FInferType>("FInferType", EmbeddingBackwardType)
-    .set_attr<FCompute>("FCompute<cpu>", EmbeddingBackward);
+    .set_attr<FInferStorageType>("FInferStorageType", EmbeddingBackwardStorage)
+    .set_attr<FCompute>("FCompute<cpu>", EmbeddingBackward)
+    .set_attr<FComputeEx>("FComputeEx<cpu>", EmbeddingBackwardRsp);
 
 }  // namespace op
 }  // namespace mxnet
