@@ -10,7 +10,7 @@
 #include "common/env.h"
 #include "executor/eliminate_common_expr.h"
 #include "executor/gradient_graph.h"
-#include "executor/infer_storage_type.h"
+#include "imperative/infer_storage_type.h"
 #include "executor/plan_memory.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
@@ -69,7 +69,7 @@ struct Executor::Plan {
   uint32_t num_forward_nodes{0};
   std::vector<TShape> shapes;
   std::vector<int> dtypes;
-  std::vector<int> stypes;       // storage type of each entry (exec::InferStorageTypes)
+  std::vector<int> stypes;       // storage type of each entry (imperative::InferStorageTypes)
   std::vector<NDArray> entries;  // the array of each entry
   std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs;  // per op node
   std::vector<std::vector<bool>> unused;                     // per node: outputs nobody reads
@@ -264,7 +264,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   for (uint32_t e = 0; e < n_entries; ++e) {
     if (!plan->entries[e].is_none()) plan->stypes[e] = plan->entries[e].storage_type();
   }
-  exec::InferStorageTypes(idx, ctx.dev_mask(), &plan->stypes);
+  imperative::InferStorageTypes(idx, ctx.dev_mask(), &plan->stypes);
   for (uint32_t e = 0; e < n_entries; ++e) {
     if (!plan->entries[e].is_none() || plan->stypes[e] == kDefaultStorage) continue;
     plan->entries[e] = NDArray(static_cast<NDArrayStorageType>(plan->stypes[e]), plan->shapes[e],

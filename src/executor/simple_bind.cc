@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "executor/infer_storage_type.h"
+#include "executor/bind_storage_types.h"
 #include "imperative/storage_dispatch.h"
 #include "mxnet/executor.h"
 #include "nnvm/graph.h"

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/env.h"
+#include "imperative/ndarray_function.h"
 
 namespace mxnet {
 namespace imperative {
@@ -92,7 +93,13 @@ DispatchMode ChooseDispatchMode(const nnvm::NodeAttrs& attrs, int dev_mask,
     for (size_t i = 0; ok && i < given.size(); ++i) {
       ok = given[i] == kUndefinedStorage || given[i] == (*out_stypes)[i];
     }
-    if (ok && mode == DispatchMode::kFComputeEx && !fex.contains(op)) ok = false;
+    // An op computed on NDArrays (FNDArrayFunction) takes any storage types.
+    static const auto& fnd = nnvm::Op::GetAttr<FNDArrayFunction>("FNDArrayFunction");
+    static const auto& fskip = nnvm::Op::GetAttr<FNDArrayFunctionSkip>("FNDArrayFunctionSkip");
+    if (ok && mode == DispatchMode::kFComputeEx && !fex.contains(op) && !fnd.contains(op) &&
+        !fskip.contains(op)) {
+      ok = false;
+    }
     if (ok && mode == DispatchMode::kFCompute) {
       // A dense kernel reads dense inputs and writes dense outputs only.
       for (int s : *in_stypes) ok = ok && s == kDefaultStorage;

@@ -8,7 +8,9 @@
 #include <map>
 #include <string>
 
-#include "executor/infer_storage_type.h"
+#include "executor/bind_storage_types.h"
+#include "imperative/cached_op.h"
+#include "imperative/infer_storage_type.h"
 #include "mxnet/imperative.h"
 #include "mxnet/ndarray.h"
 #include "nnvm/graph.h"
@@ -18,6 +20,7 @@ namespace mxnet {
 namespace exec {
 namespace {
 
+using imperative::InferStorageTypes;
 using nnvm::CreateNode;
 using nnvm::CreateVariableNode;
 using nnvm::NodeEntry;
@@ -131,6 +134,36 @@ TEST(InferBindStorageTypes, embedding_sparse_grad_and_aux_states) {
   BindStorageTypes st = InferBindStorageTypes(sym, {}, {kGradNull, kGradWrite}, kCpu);
   EXPECT_EQ(st.grads[1], kRowSparseStorage);
   EXPECT_TRUE(st.aux.empty());
+}
+
+TEST(CachedOpStorageType, outputs_and_gradients_follow_the_inner_graph) {
+  ObjectPtr c = CreateVariableNode("data"), w = CreateVariableNode("w");
+  ObjectPtr dot = CreateNode("dot", "dot", {{c, 0, 0}, {w, 0, 0}}, {});
+  ObjectPtr dot_t = CreateNode("dot", "dot_t", {{c, 0, 0}, {w, 0, 0}}, {{"transpose_a", "True"}});
+  nnvm::Symbol sym;
+  sym.outputs = {{dot, 0, 0}, {dot_t, 0, 0}};
+  auto op = std::make_shared<CachedOp>(sym, std::vector<std::pair<std::string, std::string>>{});
+  nnvm::NodeAttrs attrs;
+  attrs.op = nnvm::Op::GetOrThrow("_CachedOp");
+  attrs.parsed = op;
+  static const auto& finfer = nnvm::Op::GetAttr<FInferStorageType>("FInferStorageType");
+  DispatchMode mode = DispatchMode::kUndefined;
+  std::vector<int> in{kCSRStorage, kDefaultStorage}, out;
+  ASSERT_TRUE(finfer[attrs.op](attrs, kCpu, &mode, &in, &out));
+  ASSERT_EQ(out.size(), 2u + op->num_saved());
+  EXPECT_EQ(out[0], kDefaultStorage);     // csr . dense
+  EXPECT_EQ(out[1], kRowSparseStorage);   // csr.T . dense
+  EXPECT_EQ(mode, DispatchMode::kFComputeEx);
+  // backward: head gradients, inputs, saved values -> one gradient per input
+  nnvm::NodeAttrs battrs = attrs;
+  battrs.op = nnvm::Op::GetOrThrow("_backward_CachedOp");
+  std::vector<int> bin{kDefaultStorage, kDefaultStorage, kCSRStorage, kDefaultStorage};
+  for (uint32_t i = 0; i < op->num_saved(); ++i) bin.push_back(kDefaultStorage);
+  std::vector<int> bout;
+  ASSERT_TRUE(finfer[battrs.op](battrs, kCpu, &mode, &bin, &bout));
+  ASSERT_EQ(bout.size(), 2u);
+  EXPECT_EQ(bout[0], kDefaultStorage);
+  EXPECT_EQ(bout[1], kDefaultStorage);  // row_sparse (dot) + dense (dot_t) gradients: dense sum
 }
 
 }  // namespace

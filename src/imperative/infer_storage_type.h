@@ -1,18 +1,15 @@
 // Storage-type inference over a graph (MXNet's InferStorageType pass): the storage type of
 // every entry (default, row_sparse, csr) and the dispatch mode of every operator node.
-#ifndef MXNET_EXECUTOR_INFER_STORAGE_TYPE_H_
-#define MXNET_EXECUTOR_INFER_STORAGE_TYPE_H_
+#ifndef MXNET_IMPERATIVE_INFER_STORAGE_TYPE_H_
+#define MXNET_IMPERATIVE_INFER_STORAGE_TYPE_H_
 
-#include <map>
-#include <string>
 #include <vector>
 
 #include "mxnet/op_attr_types.h"
 #include "nnvm/graph.h"
-#include "nnvm/symbol.h"
 
 namespace mxnet {
-namespace exec {
+namespace imperative {
 
 /*! \brief The storage type a variable asks for with its "__storage_type__" attribute
  *  (Variable(stype=...)), or kUndefinedStorage without one. */
@@ -33,19 +30,7 @@ int VariableStorageType(const nnvm::Node& var);
 std::vector<DispatchMode> InferStorageTypes(const nnvm::IndexedGraph& idx, int dev_mask,
                                             std::vector<int>* stypes);
 
-/*! \brief Storage types simple_bind gives its arrays, one per argument / auxiliary state /
- *  argument (gradient; kUndefinedStorage where no gradient is wanted). */
-struct BindStorageTypes {
-  std::vector<int> args, aux, grads;
-};
-/*! \brief Infer them over sym's forward + gradient graph: an argument's storage type is
- *  given[name], else its "__storage_type__" attribute, else default; reqs: a GradReq per
- *  argument (kGradNull: no gradient). */
-BindStorageTypes InferBindStorageTypes(const nnvm::Symbol& sym,
-                                       const std::map<std::string, int>& given,
-                                       const std::vector<uint32_t>& reqs, int dev_mask);
-
-}  // namespace exec
+}  // namespace imperative
 }  // namespace mxnet
 
-#endif  // MXNET_EXECUTOR_INFER_STORAGE_TYPE_H_
+#endif  // MXNET_IMPERATIVE_INFER_STORAGE_TYPE_H_
