@@ -138,3 +138,49 @@ def test_bad_storage_type_attribute_names_variable():
     v = mx.sym.var("x", attr={"__storage_type__": "7"})
     with pytest.raises(RuntimeError, match="variable x"):  # simple_bind wraps the error
         (v * 2).simple_bind(mx.cpu(), x=(2, 2))
+
+
+class _CsrSquare(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        x = in_data[0]
+        assert x.stype == "csr"
+        self.assign(out_data[0], req[0],
+                    mx.nd.sparse.csr_matrix((x.data * x.data, x.indices, x.indptr), shape=x.shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], 2 * mx.nd.sparse.elemwise_mul(in_data[0], out_grad[0]))
+
+
+@mx.operator.register("gstype_csr_square")
+class _CsrSquareProp(mx.operator.CustomOpProp):
+    def __init__(self):
+        super().__init__(need_top_grad=True)
+
+    def infer_storage_type(self, in_stype):
+        return in_stype, ["csr"], []
+
+    def infer_storage_type_backward(self, ograd_stype, in_stype, out_stype, igrad_stype,
+                                    aux_stype):
+        return ["csr"], in_stype, ["csr"], ["csr"], []
+
+    def create_operator(self, ctx, shapes, dtypes):
+        return _CsrSquare()
+
+
+def test_custom_op_storage_types_reach_executor_and_operator():
+    x = _csr([[0, 2], [3, 0]])
+    op = mx.sym.Custom(mx.sym.var("data", stype="csr"), op_type="gstype_csr_square")
+    exe = op.bind(mx.cpu(), {"data": x}, args_grad={"data": mx.nd.zeros((2, 2)).tostype("csr")})
+    out = exe.forward(is_train=True)[0]
+    assert out.stype == "csr"
+    np.testing.assert_allclose(out.asnumpy(), x.asnumpy() ** 2)
+    exe.backward([mx.nd.ones((2, 2)).tostype("csr")])
+    assert exe.grad_dict["data"].stype == "csr"
+    np.testing.assert_allclose(exe.grad_dict["data"].asnumpy(), 2 * x.asnumpy())
+    # imperatively too
+    x.attach_grad(stype="csr")
+    with mx.autograd.record():
+        y = mx.nd.Custom(x, op_type="gstype_csr_square")
+    assert y.stype == "csr"
+    y.backward(mx.nd.ones((2, 2)).tostype("csr"))
+    np.testing.assert_allclose(x.grad.asnumpy(), 2 * x.asnumpy())
