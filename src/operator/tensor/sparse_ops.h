@@ -27,6 +27,10 @@ bool ZeroPreservingStorage(const NodeAttrs& attrs, int dev_mask, DispatchMode* m
 void StoredValuesCompute(const NodeAttrs& attrs, const OpContext& ctx,
                          const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
                          const std::vector<NDArray>& out);
+/*! \brief A same-shape binary op with f(0, 0) == 0 (maximum, minimum, hypot): two row_sparse
+ *  (csr) inputs give a row_sparse (csr) output over the rows (positions) either stores, its
+ *  dense kernel run on them. */
+nnvm::Op& SetRowUnionAttrs(nnvm::Op& op);
 /*! \brief add_n of row_sparse arrays -> row_sparse. */
 nnvm::Op& SetSparseAddNAttrs(nnvm::Op& op);
 /*! \brief zeros_like of a sparse array -> a sparse array of the same type with no element. */

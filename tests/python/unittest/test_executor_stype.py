@@ -184,3 +184,30 @@ def test_custom_op_storage_types_reach_executor_and_operator():
     assert y.stype == "csr"
     y.backward(mx.nd.ones((2, 2)).tostype("csr"))
     np.testing.assert_allclose(x.grad.asnumpy(), 2 * x.asnumpy())
+
+
+@pytest.mark.parametrize("op,ref", [(mx.nd._internal._maximum, np.maximum),
+                                    (mx.nd._internal._minimum, np.minimum),
+                                    (mx.nd._internal._hypot, np.hypot)])
+@pytest.mark.parametrize("stype", ["row_sparse", "csr"])
+def test_zero_preserving_binary_ops_keep_sparse_storage(op, ref, stype):
+    a = np.array([[1, 0, -2], [0, 0, 0], [0, 3, 0]], dtype=np.float32)
+    b = np.array([[0, 5, -1], [0, 0, 0], [0, -3, 7]], dtype=np.float32)
+    r = op(mx.nd.array(a).tostype(stype), mx.nd.array(b).tostype(stype))
+    assert r.stype == stype
+    np.testing.assert_allclose(r.asnumpy(), ref(a, b), rtol=1e-6)
+    r.check_format()
+
+
+def test_csr_elemwise_with_unsorted_column_indices():
+    # row 0 stores columns (2, 0): values must pair by column, not by position
+    x = mx.nd.sparse.csr_matrix((np.array([3., 1.]), np.array([2, 0]), np.array([0, 2, 2])),
+                                shape=(2, 3))
+    y = mx.nd.sparse.csr_matrix((np.array([5., 7.]), np.array([0, 1]), np.array([0, 2, 2])),
+                                shape=(2, 3))
+    dense_x = np.array([[1, 0, 3], [0, 0, 0]], dtype=np.float32)
+    dense_y = np.array([[5, 7, 0], [0, 0, 0]], dtype=np.float32)
+    np.testing.assert_allclose((x * y).asnumpy(), dense_x * dense_y)
+    np.testing.assert_allclose((x + y).asnumpy(), dense_x + dense_y)
+    np.testing.assert_allclose(mx.nd._internal._maximum(x, y).asnumpy(),
+                               np.maximum(dense_x, dense_y))
