@@ -211,3 +211,9 @@ def test_csr_elemwise_with_unsorted_column_indices():
     np.testing.assert_allclose((x + y).asnumpy(), dense_x + dense_y)
     np.testing.assert_allclose(mx.nd._internal._maximum(x, y).asnumpy(),
                                np.maximum(dense_x, dense_y))
+
+
+def test_symbol_block_refuses_row_sparse_variable():
+    out = mx.sym.dot(mx.sym.var("data"), mx.sym.var("weight", stype="row_sparse"))
+    with pytest.raises(AssertionError, match="weight"):
+        mx.gluon.SymbolBlock(out, mx.sym.var("data"))
