@@ -51,12 +51,16 @@ class Executor {
    * named in shared_arg_names and every auxiliary state reuse shared's arrays (same shape
    * and dtype needed), as Module's buckets share parameters. shared_buffer (may be null):
    * other arguments reuse an array of that name at least as large, and new ones are added.
+   * stypes: storage types of some arguments by name (the rest: their Variable(stype=...),
+   * else default); gradients and auxiliary states get the storage types the graph
+   * storage-type pass infers (a row_sparse weight gradient of dot(csr, w), say).
    */
   static std::unique_ptr<Executor> SimpleBind(
       const nnvm::Symbol& sym, const Context& ctx, const std::map<std::string, TShape>& shapes,
       const std::map<std::string, int>& dtypes, const std::vector<uint32_t>& grad_reqs,
       const Executor* shared, const std::vector<std::string>& shared_arg_names,
-      std::map<std::string, NDArray>* shared_buffer);
+      std::map<std::string, NDArray>* shared_buffer,
+      const std::map<std::string, int>& stypes = {});
 
   /*!
    * \brief Executor.reshape: a new executor for new input shapes, sharing this one's

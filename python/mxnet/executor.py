@@ -228,7 +228,7 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
                 shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
     """Symbol.simple_bind (MXNet 1.9.1): shapes by name in kwargs, arrays allocated."""
     from .base import _NP_DTYPE_FLAGS
-    del stype_dict  # only dense storage exists here
+    from .ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
     arg_names = symbol.list_arguments()
     dtypes = {}
     if type_dict is not None:
@@ -237,6 +237,9 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
             if flag is not None:
                 dtypes[k] = flag
     shapes = {k: v for k, v in kwargs.items() if isinstance(v, tuple)}
+    # storage types by name (values that are no storage type are ignored, as in MXNet 1.9.1)
+    stypes = {k: _STORAGE_TYPE_STR_TO_ID[v] for k, v in (stype_dict or {}).items()
+              if v in _STORAGE_TYPE_STR_TO_ID and v != "undefined"}
     if grad_req is None:
         reqs = [0] * len(arg_names)
     elif isinstance(grad_req, list) and not grad_req:
@@ -253,7 +256,7 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
         handle = _ffi.executor_simple_bind(
             symbol.handle, ctx.device_typeid, ctx.device_id, shapes, dtypes, reqs,
             None if shared_exec is None else shared_exec.handle, shared_arg_names or [],
-            shared_buffer)
+            shared_buffer, stypes)
     except MXNetError as e:
         error_msg = "simple_bind error. Arguments:\n"
         for k, v in kwargs.items():

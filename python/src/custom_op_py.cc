@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "imperative/storage_dispatch.h"
 #include "mxnet/imperative.h"
 #include "operator/custom/custom_op.h"
 #include "py_common.h"
@@ -129,6 +130,16 @@ std::vector<py::object> InferResult(const std::string& where, const py::object& 
   return lists;
 }
 
+int StypeFromName(const std::string& where, const py::handle& name) {
+  const std::string s = py::str(name).cast<std::string>();
+  if (s == "default") return kDefaultStorage;
+  if (s == "row_sparse") return kRowSparseStorage;
+  if (s == "csr") return kCSRStorage;
+  if (s == "undefined") return kUndefinedStorage;
+  throw dmlc::Error("Error in " + where + ": expected storage types 'default', 'row_sparse' "
+                    "or 'csr', given '" + s + "'");
+}
+
 py::list ArraysToPy(const std::vector<NDArray>& arrays) {
   py::list l;
   for (const NDArray& a : arrays) l.append(py::cast(a));
@@ -241,6 +252,52 @@ class PyCustomOpProp final : public custom::CustomOpProp {
       size_t k = 0;
       for (const py::object& l : lists) {
         for (auto t : l) (*types)[k++] = t.is_none() ? -1 : FlagFromNumpy(t);
+      }
+      return true;
+    });
+  }
+
+  bool InferStorageType(std::vector<int>* stypes) override {
+    const std::string where = op_type_ + ".infer_storage_type";
+    return CallPython(where, [&] {
+      std::vector<size_t> sizes = Sizes();
+      py::list in;
+      for (size_t i = 0; i < sizes[0]; ++i) in.append(imperative::StorageTypeName((*stypes)[i]));
+      py::object ret = prop_->obj.attr("infer_storage_type")(in);
+      std::vector<py::object> lists = InferResult(where, ret, sizes);
+      size_t k = 0;
+      for (const py::object& l : lists) {
+        for (auto t : l) (*stypes)[k++] = StypeFromName(where, t);
+      }
+      return true;
+    });
+  }
+
+  bool InferBackwardStorageType(std::vector<int>* stypes) override {
+    const std::string where = op_type_ + ".infer_storage_type_backward";
+    return CallPython(where, [&] {
+      const std::vector<size_t> s = Sizes();  // arguments, outputs, aux states
+      const std::vector<size_t> sizes{s[1], s[0], s[1], s[0], s[2]};
+      std::vector<py::list> lists(sizes.size());
+      size_t k = 0;
+      for (size_t j = 0; j < sizes.size(); ++j) {
+        for (size_t i = 0; i < sizes[j]; ++i) lists[j].append(imperative::StorageTypeName((*stypes)[k++]));
+      }
+      py::object ret = prop_->obj.attr("infer_storage_type_backward")(
+          lists[0], lists[1], lists[2], lists[3], lists[4]);
+      if (py::len(ret) != sizes.size()) {
+        throw dmlc::Error("Error in " + where + ": must return 5 lists, returned " +
+                          std::to_string(py::len(ret)));
+      }
+      k = 0;
+      for (size_t j = 0; j < sizes.size(); ++j) {
+        py::object l = py::reinterpret_borrow<py::object>(ret[py::int_(j)]);
+        if (py::len(l) != sizes[j]) {
+          throw dmlc::Error("Error in " + where + ": list " + std::to_string(j) + " has " +
+                            std::to_string(py::len(l)) + " entries, expected " +
+                            std::to_string(sizes[j]));
+        }
+        for (auto t : l) (*stypes)[k++] = StypeFromName(where, t);
       }
       return true;
     });

@@ -143,7 +143,8 @@ void DefineExecutor(py::module_& m) {
                                    const std::vector<uint32_t>& grad_reqs,
                                    const Executor* shared,
                                    const std::vector<std::string>& shared_arg_names,
-                                   const py::object& shared_buffer) {
+                                   const py::object& shared_buffer,
+                                   const std::map<std::string, int>& stypes) {
     MXNET_PY_API("MXExecutorSimpleBindEx");
     std::map<std::string, NDArray> buffer;
     if (!shared_buffer.is_none()) {
@@ -153,7 +154,7 @@ void DefineExecutor(py::module_& m) {
     }
     auto ex = Executor::SimpleBind(sym, MakeContext(dev_type, dev_id), ShapeDict(shapes), dtypes,
                                    grad_reqs, shared, shared_arg_names,
-                                   shared_buffer.is_none() ? nullptr : &buffer);
+                                   shared_buffer.is_none() ? nullptr : &buffer, stypes);
     if (!shared_buffer.is_none()) {
       py::dict d = shared_buffer.cast<py::dict>();
       for (const auto& kv : buffer) d[py::str(kv.first)] = py::cast(kv.second);
@@ -161,7 +162,7 @@ void DefineExecutor(py::module_& m) {
     return ex;
   }, py::arg("sym"), py::arg("dev_type"), py::arg("dev_id"), py::arg("shapes"),
      py::arg("dtypes"), py::arg("grad_reqs"), py::arg("shared").none(true),
-     py::arg("shared_arg_names"), py::arg("shared_buffer"));
+     py::arg("shared_arg_names"), py::arg("shared_buffer"), py::arg("stypes"));
 
   // A symbol run as one operator (mx.nd.CachedOp); flags as MXCreateCachedOpEx takes them.
   py::class_<CachedOp, std::shared_ptr<CachedOp>>(m, "CachedOpHandle")

@@ -75,9 +75,10 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id,
                    const char** provided_arg_shape_names, const DimT* provided_arg_shape_data,
                    const uint32_t* provided_arg_shape_idx, const uint32_t num_provided_arg_dtypes,
                    const char** provided_arg_dtype_names, const int* provided_arg_dtypes,
-                   const uint32_t num_shared_arg_names, const char** shared_arg_name_list,
-                   int* shared_buffer_len, const char** shared_buffer_name_list,
-                   NDArrayHandle* shared_buffer_handle_list,
+                   const uint32_t num_provided_arg_stypes, const char** provided_arg_stype_names,
+                   const int* provided_arg_stypes, const uint32_t num_shared_arg_names,
+                   const char** shared_arg_name_list, int* shared_buffer_len,
+                   const char** shared_buffer_name_list, NDArrayHandle* shared_buffer_handle_list,
                    const char*** updated_shared_buffer_name_list,
                    NDArrayHandle** updated_shared_buffer_handle_list, uint32_t* num_in_args,
                    NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
@@ -116,6 +117,10 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id,
   for (uint32_t i = 0; i < num_provided_arg_dtypes; ++i) {
     dtypes[provided_arg_dtype_names[i]] = provided_arg_dtypes[i];
   }
+  std::map<std::string, int> stypes;
+  for (uint32_t i = 0; i < num_provided_arg_stypes; ++i) {
+    stypes[provided_arg_stype_names[i]] = provided_arg_stypes[i];
+  }
   std::vector<std::string> shared_names(shared_arg_name_list,
                                         shared_arg_name_list + num_shared_arg_names);
   std::map<std::string, NDArray> buffer;
@@ -129,7 +134,7 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id,
       shared_exec_handle == nullptr ? nullptr : static_cast<Executor*>(shared_exec_handle);
   std::unique_ptr<Executor> ex =
       Executor::SimpleBind(*sym, MakeCtx(dev_type, dev_id), shapes, dtypes, reqs, shared,
-                           shared_names, use_buffer ? &buffer : nullptr);
+                           shared_names, use_buffer ? &buffer : nullptr, stypes);
   if (use_buffer) {
     thread_local std::vector<std::string> names;
     thread_local std::vector<const char*> name_ptrs;
@@ -303,7 +308,8 @@ int MXExecutorBindEX(SymbolHandle symbol_handle, int dev_type, int dev_id, uint3
   symbol_handle, dev_type, dev_id, provided_grad_req_list_len, provided_grad_req_names,      \
       provided_grad_req_types, num_provided_arg_shapes, provided_arg_shape_names,            \
       provided_arg_shape_data, provided_arg_shape_idx, num_provided_arg_dtypes,              \
-      provided_arg_dtype_names, provided_arg_dtypes, num_shared_arg_names,                   \
+      provided_arg_dtype_names, provided_arg_dtypes, num_provided_arg_stypes,                \
+      provided_arg_stype_names, provided_arg_stypes, num_shared_arg_names,                   \
       shared_arg_name_list, shared_buffer_len, shared_buffer_name_list,                      \
       shared_buffer_handle_list, updated_shared_buffer_name_list,                            \
       updated_shared_buffer_handle_list, num_in_args, in_args, arg_grads, num_aux_states,    \
@@ -326,7 +332,6 @@ int MXExecutorSimpleBindEx(
     NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
     NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle, ExecutorHandle* out) {
   (void)num_g2c_keys, (void)g2c_keys, (void)g2c_dev_types, (void)g2c_dev_ids;
-  (void)num_provided_arg_stypes, (void)provided_arg_stype_names, (void)provided_arg_stypes;
   return mxnet::SimpleBindImpl<int>(MX_SIMPLE_BIND_ARGS);
 }
 
@@ -347,7 +352,6 @@ int MXExecutorSimpleBindEx64(
     NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
     NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle, ExecutorHandle* out) {
   (void)num_g2c_keys, (void)g2c_keys, (void)g2c_dev_types, (void)g2c_dev_ids;
-  (void)num_provided_arg_stypes, (void)provided_arg_stype_names, (void)provided_arg_stypes;
   return mxnet::SimpleBindImpl<int64_t>(MX_SIMPLE_BIND_ARGS);
 }
 

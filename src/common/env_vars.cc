@@ -95,6 +95,9 @@ const std::vector<VarInfo>& AllVars() {
        "When 1, an operator that cannot compute on its sparse (row_sparse/csr) inputs directly "
        "logs once per operator and storage types that it runs on dense copies of them (storage "
        "fallback). 0 silences the message; the result is the same either way."},
+      {"MXNET_INFER_STORAGE_TYPE_VERBOSE_LOGGING", "bool", "0", "",
+       "When 1, binding a symbol (executor, simple_bind) logs the storage type of every entry "
+       "and the dispatch mode of every node that the graph storage-type pass inferred."},
       {"MXNET_CPU_TEMP_COPY", "int", "4", "",
        "Copies of the temp space (operator scratch memory, taken from the CPU storage pool) "
        "kept per CPU device. Operators using one copy run one at a time, so more copies let "

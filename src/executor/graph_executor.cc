@@ -9,11 +9,11 @@
 
 #include "common/env.h"
 #include "executor/eliminate_common_expr.h"
+#include "executor/gradient_graph.h"
+#include "imperative/infer_storage_type.h"
 #include "executor/plan_memory.h"
-#include "nnvm/gradient.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
-#include "nnvm/mirror.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
 #include "operator/subgraph/subgraph_property.h"
@@ -69,6 +69,7 @@ struct Executor::Plan {
   uint32_t num_forward_nodes{0};
   std::vector<TShape> shapes;
   std::vector<int> dtypes;
+  std::vector<int> stypes;       // storage type of each entry (imperative::InferStorageTypes)
   std::vector<NDArray> entries;  // the array of each entry
   std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs;  // per op node
   std::vector<std::vector<bool>> unused;                     // per node: outputs nobody reads
@@ -179,22 +180,12 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   // The graph: forward outputs, then the gradients of the arguments that want one.
   auto plan = std::make_unique<Plan>();
   nnvm::IndexedGraph fwd(sym.outputs);
-  plan->heads = sym.outputs;
-  std::vector<nnvm::NodeEntry> xs, head_grads;
-  std::vector<size_t> x_args;
-  for (size_t i = 0; i < n_args; ++i) {
-    if (ex->grad_reqs_[i] == kGradNull) continue;
-    xs.emplace_back(fwd.node_ptr(fwd.arg_nodes()[i]), 0, 0);
-    x_args.push_back(i);
-  }
-  if (!xs.empty()) {
-    for (size_t i = 0; i < sym.outputs.size(); ++i) {
-      head_grads.emplace_back(nnvm::CreateVariableNode("head_grad" + std::to_string(i)), 0, 0);
-    }
-    std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(sym.outputs, xs, head_grads);
-    nnvm::MirrorBackward(sym.outputs, &grads);  // MXNET_BACKWARD_DO_MIRROR
-    plan->heads.insert(plan->heads.end(), grads.begin(), grads.end());
-  }
+  std::vector<bool> want_grad(n_args);
+  for (size_t i = 0; i < n_args; ++i) want_grad[i] = ex->grad_reqs_[i] != kGradNull;
+  exec::TrainingGraph tg = exec::BuildTrainingGraph(sym, fwd, want_grad);
+  plan->heads = std::move(tg.heads);
+  const std::vector<nnvm::NodeEntry>& head_grads = tg.head_grads;
+  const std::vector<size_t>& x_args = tg.x_args;
   plan->num_forward_nodes = static_cast<uint32_t>(fwd.num_nodes());
   plan->idx = std::make_unique<nnvm::IndexedGraph>(plan->heads);
   const nnvm::IndexedGraph& idx = *plan->idx;
@@ -250,7 +241,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   for (size_t i = 0; i < n_aux; ++i) plan->entries[aux_entries[i]] = aux_states[i];
   std::vector<bool> is_output(n_entries, false);
   for (size_t i = 0; i < sym.outputs.size(); ++i) is_output[idx.entry_id(sym.outputs[i])] = true;
-  for (size_t k = 0; k < xs.size(); ++k) {
+  for (size_t k = 0; k < x_args.size(); ++k) {
     const nnvm::NodeEntry& g = plan->heads[sym.outputs.size() + k];
     size_t arg = x_args[k];
     uint32_t e = idx.entry_id(g);
@@ -266,11 +257,27 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
       plan->grad_outs.push_back({e, arg, ex->grad_reqs_[arg]});
     }
   }
+  // Storage types: the bound arrays' (a gradient node writes its array's type, as in MXNet);
+  // the pass decides the rest. Sparse entries get arrays of their own, outside the memory
+  // plan: their kernels size them on every run.
+  plan->stypes.assign(n_entries, kUndefinedStorage);
+  for (uint32_t e = 0; e < n_entries; ++e) {
+    if (!plan->entries[e].is_none()) plan->stypes[e] = plan->entries[e].storage_type();
+  }
+  imperative::InferStorageTypes(idx, ctx.dev_mask(), &plan->stypes);
+  for (uint32_t e = 0; e < n_entries; ++e) {
+    if (!plan->entries[e].is_none() || plan->stypes[e] == kDefaultStorage) continue;
+    plan->entries[e] = NDArray(static_cast<NDArrayStorageType>(plan->stypes[e]), plan->shapes[e],
+                               ctx, true, plan->dtypes[e]);
+  }
   if (share_outputs_with != nullptr) {
     const std::vector<NDArray>& old = share_outputs_with->outputs_;
     for (size_t i = 0; i < sym.outputs.size() && i < old.size(); ++i) {
       uint32_t e = idx.entry_id(sym.outputs[i]);
-      if (!plan->entries[e].is_none() || old[i].dtype() != plan->dtypes[e]) continue;
+      if (!plan->entries[e].is_none() || old[i].dtype() != plan->dtypes[e] ||
+          old[i].storage_type() != kDefaultStorage) {
+        continue;
+      }
       if (old[i].shape().Size() < plan->shapes[e].Size()) continue;
       plan->entries[e] = old[i].AsArray(plan->shapes[e], plan->dtypes[e]);
     }

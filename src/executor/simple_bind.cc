@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "executor/bind_storage_types.h"
+#include "imperative/storage_dispatch.h"
 #include "mxnet/executor.h"
 #include "nnvm/graph.h"
 #include "nnvm/pass.h"
@@ -29,6 +31,12 @@ NDArray Zeros(const TShape& shape, int dtype, const Context& ctx) {
   return out[0];
 }
 
+// A new argument, gradient or auxiliary array: zeros, or a sparse array with no element.
+NDArray NewArray(int stype, const TShape& shape, int dtype, const Context& ctx) {
+  if (stype == kDefaultStorage || stype == kUndefinedStorage) return Zeros(shape, dtype, ctx);
+  return NDArray(static_cast<NDArrayStorageType>(stype), shape, ctx, true, dtype);
+}
+
 size_t Bytes(const TShape& s, int dtype) { return s.Size() * DTypeSize(dtype); }
 
 // The error MXNet gives when shapes stay unknown, listing the arguments concerned.
@@ -47,7 +55,7 @@ std::unique_ptr<Executor> Executor::SimpleBind(
     const nnvm::Symbol& sym, const Context& ctx, const std::map<std::string, TShape>& shapes,
     const std::map<std::string, int>& dtypes, const std::vector<uint32_t>& grad_reqs,
     const Executor* shared, const std::vector<std::string>& shared_arg_names,
-    std::map<std::string, NDArray>* shared_buffer) {
+    std::map<std::string, NDArray>* shared_buffer, const std::map<std::string, int>& stypes) {
   nnvm::IndexedGraph idx(sym.outputs);
   std::vector<std::string> keys;
   std::vector<TShape> known;
@@ -108,6 +116,8 @@ std::unique_ptr<Executor> Executor::SimpleBind(
   CHECK_EQ(reqs.size(), arg_names.size())
       << "simple_bind: " << arg_names.size() << " grad_req values expected, given " << reqs.size();
 
+  const exec::BindStorageTypes st = exec::InferBindStorageTypes(sym, stypes, reqs, ctx.dev_mask());
+
   auto find_shared = [&](const std::vector<std::string>& names, const std::vector<NDArray>& arrays,
                          const std::string& name) -> const NDArray* {
     for (size_t i = 0; i < names.size(); ++i) {
@@ -124,20 +134,27 @@ std::unique_ptr<Executor> Executor::SimpleBind(
                                                 name) != shared_arg_names.end();
     const NDArray* from = share ? find_shared(shared->arg_names(), shared->in_args(), name) : nullptr;
     if (from != nullptr) {
+      CHECK_EQ(from->storage_type(), st.args[i])
+          << "simple_bind: shared argument " << name << " has storage type "
+          << imperative::StorageTypeName(from->storage_type()) << " in the shared executor, "
+          << "this symbol needs " << imperative::StorageTypeName(st.args[i]);
       CHECK(from->shape() == s && from->dtype() == t)
           << "simple_bind: shared argument " << name << " has shape " << from->shape() << " and "
           << "dtype " << DTypeName(from->dtype()) << " in the shared executor, this symbol needs "
           << s << " and " << DTypeName(t);
       in_args.push_back(*from);
       const NDArray* g = find_shared(shared->arg_names(), shared->arg_grads(), name);
-      if (reqs[i] != kGradNull && g != nullptr && !g->is_none()) {
+      if (reqs[i] != kGradNull && g != nullptr && !g->is_none() &&
+          g->storage_type() == st.grads[i]) {
         arg_grads.push_back(*g);
       } else {
-        arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : Zeros(s, t, ctx));
+        arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : NewArray(st.grads[i], s, t, ctx));
       }
       continue;
     }
-    if (shared_buffer != nullptr) {
+    if (st.args[i] != kDefaultStorage) {  // sparse arguments are never in the shared buffer
+      in_args.push_back(NewArray(st.args[i], s, t, ctx));
+    } else if (shared_buffer != nullptr) {
       auto it = shared_buffer->find(name);
       if (it != shared_buffer->end() && it->second.dtype() == t &&
           Bytes(it->second.shape(), t) >= Bytes(s, t)) {
@@ -149,16 +166,17 @@ std::unique_ptr<Executor> Executor::SimpleBind(
     } else {
       in_args.push_back(Zeros(s, t, ctx));
     }
-    arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : Zeros(s, t, ctx));
+    arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : NewArray(st.grads[i], s, t, ctx));
   }
   for (size_t i = 0; i < aux_names.size(); ++i) {
     const NDArray* from =
         shared != nullptr ? find_shared(shared->aux_names(), shared->aux_states(), aux_names[i])
                           : nullptr;
-    if (from != nullptr && from->shape() == sh.aux[i] && from->dtype() == ty.aux[i]) {
+    if (from != nullptr && from->shape() == sh.aux[i] && from->dtype() == ty.aux[i] &&
+        from->storage_type() == st.aux[i]) {
       aux.push_back(*from);
     } else {
-      aux.push_back(Zeros(sh.aux[i], ty.aux[i], ctx));
+      aux.push_back(NewArray(st.aux[i], sh.aux[i], ty.aux[i], ctx));
     }
   }
   return Bind(sym, ctx, in_args, arg_grads, reqs, aux);
@@ -180,6 +198,10 @@ std::unique_ptr<Executor> Executor::Reshape(const std::map<std::string, TShape>&
                      bool named) -> NDArray {
     if (old.is_none()) return old;
     if (old.shape() == s) return old;
+    if (old.storage_type() != kDefaultStorage) {  // sparse: no views; a new empty array
+      return NDArray(static_cast<NDArrayStorageType>(old.storage_type()), s, old.ctx(), true,
+                     old.dtype());
+    }
     CHECK(named || partial_shaping)
         << "reshape: shape of unspecified array arg:" << name << " changed. This can cause the "
         << "new executor to not share parameters with the old one. Please check for error in "

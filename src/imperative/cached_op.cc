@@ -409,6 +409,11 @@ NNVM_REGISTER_OP(_CachedOp)
     .set_attr<FInferType>("FInferType",
                           [](const nnvm::NodeAttrs& a, std::vector<int>* in,
                              std::vector<int>* out) { return State(a).InferType(in, out); })
+    .set_attr<FInferStorageType>("FInferStorageType",
+                                 [](const nnvm::NodeAttrs& a, int dev_mask, DispatchMode* mode,
+                                    std::vector<int>* in, std::vector<int>* out) {
+                                   return State(a).InferStorageType(dev_mask, mode, in, out);
+                                 })
     .set_attr<FNDArrayFunction>("FNDArrayFunction",
                                 [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
                                    std::vector<NDArray>* out) { State(a).Forward(in, out); })
@@ -454,6 +459,12 @@ NNVM_REGISTER_OP(_backward_CachedOp)
     .set_num_outputs([](const nnvm::NodeAttrs& a) { return HasState(a) ? State(a).num_inputs() : 0u; })
     .set_attr<FInferShape>("FInferShape", InferLikeForwardInputs<TShape>)
     .set_attr<FInferType>("FInferType", InferLikeForwardInputs<int>)
+    .set_attr<FInferStorageType>("FInferStorageType",
+                                 [](const nnvm::NodeAttrs& a, int dev_mask, DispatchMode* mode,
+                                    std::vector<int>* in, std::vector<int>* out) {
+                                   return State(a).InferBackwardStorageType(dev_mask, mode, *in,
+                                                                            out);
+                                 })
     .set_attr<FNDArrayFunctionTake>(
         "FNDArrayFunctionTake",
         [](const nnvm::NodeAttrs& a, std::vector<NDArray>* in, const std::vector<bool>* unused,

@@ -53,6 +53,11 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   /*! \brief Shapes / dtypes of a _CachedOp node (all its outputs, hidden ones included). */
   bool InferShape(std::vector<TShape>* in, std::vector<TShape>* out) const;
   bool InferType(std::vector<int>* in, std::vector<int>* out) const;
+  /*! \brief Storage types of a _CachedOp / _backward_CachedOp node (cached_op_storage.cc). */
+  bool InferStorageType(int dev_mask, DispatchMode* mode, std::vector<int>* in,
+                        std::vector<int>* out) const;
+  bool InferBackwardStorageType(int dev_mask, DispatchMode* mode, const std::vector<int>& in,
+                                std::vector<int>* out) const;
 
  private:
   // Runs nodes [begin, end). An entry already set when its node runs is the array that node
@@ -65,6 +70,9 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   // (cached for the last pattern asked).
   std::shared_ptr<const std::vector<std::vector<bool>>> UnusedInBackward(
       const std::vector<bool>& unused_grads) const;
+  // Storage type of every entry from the inputs' (backward: head gradients, then inputs).
+  std::vector<int> EntryStorageTypes(int dev_mask, const std::vector<int>& in,
+                                     bool backward) const;
   template <typename T>
   bool InferAttr(std::vector<T>* in, std::vector<T>* out,
                  size_t (*pass)(const nnvm::IndexedGraph&, std::vector<T>*)) const;

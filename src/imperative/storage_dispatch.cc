@@ -10,12 +10,12 @@
 #include <string>
 
 #include "common/env.h"
+#include "imperative/ndarray_function.h"
 
 namespace mxnet {
 namespace imperative {
-namespace {
 
-const char* StypeStr(int stype) {
+const char* StorageTypeName(int stype) {
   switch (stype) {
     case kDefaultStorage: return "default";
     case kRowSparseStorage: return "row_sparse";
@@ -24,13 +24,17 @@ const char* StypeStr(int stype) {
   }
 }
 
+namespace {
+
 std::string StypeList(const std::vector<int>& stypes) {
   std::string s = "[";
-  for (size_t i = 0; i < stypes.size(); ++i) s += (i ? ", " : "") + std::string(StypeStr(stypes[i]));
+  for (size_t i = 0; i < stypes.size(); ++i) {
+    s += (i ? ", " : "") + std::string(StorageTypeName(stypes[i]));
+  }
   return s + "]";
 }
 
-void LogFallback(const nnvm::NodeAttrs& attrs, const Context& ctx,
+void LogFallback(const nnvm::NodeAttrs& attrs, int dev_mask,
                  const std::vector<int>& in_stypes, const std::vector<int>& out_stypes) {
   static const bool verbose = env::GetBool("MXNET_STORAGE_FALLBACK_LOG_VERBOSE");
   if (!verbose) return;
@@ -42,7 +46,7 @@ void LogFallback(const nnvm::NodeAttrs& attrs, const Context& ctx,
     os << (first ? "" : ", ") << "\"" << kv.first << "\" : " << kv.second;
     first = false;
   }
-  os << "}\ncontext.dev_mask = " << ctx.dev_mask();
+  os << "}\ncontext.dev_mask = " << dev_mask;
   static std::mutex mu;
   static std::set<std::string> seen;
   std::lock_guard<std::mutex> lock(mu);
@@ -74,31 +78,31 @@ bool NeedsStorageDispatch(const nnvm::Op* op, const std::vector<NDArray*>& input
   return false;
 }
 
-DispatchMode InferDispatchMode(const nnvm::NodeAttrs& attrs, const Context& ctx,
-                               const std::vector<NDArray*>& inputs,
-                               const std::vector<NDArray>& outputs, std::vector<int>* out_stypes) {
+DispatchMode ChooseDispatchMode(const nnvm::NodeAttrs& attrs, int dev_mask,
+                                std::vector<int>* in_stypes, std::vector<int>* out_stypes) {
   static const auto& finfer = nnvm::Op::GetAttr<FInferStorageType>("FInferStorageType");
   static const auto& fex = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
   const nnvm::Op* op = attrs.op;
-  const uint32_t n_out = op->get_num_outputs ? op->get_num_outputs(attrs) : op->num_outputs;
-  std::vector<int> in_stypes = InputStypes(inputs);
-  const std::vector<int> given_in = in_stypes;
-  out_stypes->assign(n_out, kUndefinedStorage);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    if (!outputs[i].is_none()) (*out_stypes)[i] = outputs[i].storage_type();
-  }
+  const std::vector<int> given_in = *in_stypes;
   const std::vector<int> given = *out_stypes;
+  const size_t n_out = given.size();
   DispatchMode mode = DispatchMode::kUndefined;
   if (finfer.contains(op)) {
-    bool ok = finfer[op](attrs, ctx.dev_mask(), &mode, &in_stypes, out_stypes);
-    // The op's choice must honour the out= arrays' storage types.
+    bool ok = finfer[op](attrs, dev_mask, &mode, in_stypes, out_stypes);
+    // The op's choice must honour the given output storage types.
     for (size_t i = 0; ok && i < given.size(); ++i) {
       ok = given[i] == kUndefinedStorage || given[i] == (*out_stypes)[i];
     }
-    if (ok && mode == DispatchMode::kFComputeEx && !fex.contains(op)) ok = false;
+    // An op computed on NDArrays (FNDArrayFunction) takes any storage types.
+    static const auto& fnd = nnvm::Op::GetAttr<FNDArrayFunction>("FNDArrayFunction");
+    static const auto& fskip = nnvm::Op::GetAttr<FNDArrayFunctionSkip>("FNDArrayFunctionSkip");
+    if (ok && mode == DispatchMode::kFComputeEx && !fex.contains(op) && !fnd.contains(op) &&
+        !fskip.contains(op)) {
+      ok = false;
+    }
     if (ok && mode == DispatchMode::kFCompute) {
       // A dense kernel reads dense inputs and writes dense outputs only.
-      for (int s : in_stypes) ok = ok && s == kDefaultStorage;
+      for (int s : *in_stypes) ok = ok && s == kDefaultStorage;
       for (int s : *out_stypes) ok = ok && s == kDefaultStorage;
     }
     if (ok && mode != DispatchMode::kUndefined && mode != DispatchMode::kFComputeFallback) {
@@ -106,14 +110,15 @@ DispatchMode InferDispatchMode(const nnvm::NodeAttrs& attrs, const Context& ctx,
     }
   } else {
     bool dense = true;
-    for (int s : in_stypes) dense = dense && s == kDefaultStorage;
-    for (int s : *out_stypes) dense = dense && (s == kDefaultStorage || s == kUndefinedStorage);
+    for (int s : given_in) dense = dense && s == kDefaultStorage;
+    for (int s : given) dense = dense && (s == kDefaultStorage || s == kUndefinedStorage);
     if (dense) {
       out_stypes->assign(n_out, kDefaultStorage);
       return DispatchMode::kFCompute;
     }
   }
-  // The dense kernel writes dense outputs; out= arrays keep their own storage types.
+  // The dense kernel writes dense outputs; given outputs keep their own storage types.
+  *in_stypes = given_in;
   for (size_t i = 0; i < n_out; ++i) {
     (*out_stypes)[i] = given[i] == kUndefinedStorage ? kDefaultStorage : given[i];
   }
@@ -122,8 +127,21 @@ DispatchMode InferDispatchMode(const nnvm::NodeAttrs& attrs, const Context& ctx,
   for (int s : given_in) all_dense = all_dense && s == kDefaultStorage;
   for (int s : *out_stypes) all_dense = all_dense && s == kDefaultStorage;
   if (all_dense) return DispatchMode::kFCompute;
-  LogFallback(attrs, ctx, InputStypes(inputs), *out_stypes);
+  LogFallback(attrs, dev_mask, given_in, *out_stypes);
   return DispatchMode::kFComputeFallback;
+}
+
+DispatchMode InferDispatchMode(const nnvm::NodeAttrs& attrs, const Context& ctx,
+                               const std::vector<NDArray*>& inputs,
+                               const std::vector<NDArray>& outputs, std::vector<int>* out_stypes) {
+  const nnvm::Op* op = attrs.op;
+  const uint32_t n_out = op->get_num_outputs ? op->get_num_outputs(attrs) : op->num_outputs;
+  std::vector<int> in_stypes = InputStypes(inputs);
+  out_stypes->assign(n_out, kUndefinedStorage);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].is_none()) (*out_stypes)[i] = outputs[i].storage_type();
+  }
+  return ChooseDispatchMode(attrs, ctx.dev_mask(), &in_stypes, out_stypes);
 }
 
 void InvokeFallback(const Context& default_ctx,

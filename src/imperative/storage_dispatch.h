@@ -12,10 +12,19 @@
 namespace mxnet {
 namespace imperative {
 
+/*! \brief MXNet's name of a storage type code: "default", "row_sparse", "csr" or "undefined". */
+const char* StorageTypeName(int stype);
 /*! \brief True when storage types decide how this call runs: a sparse input or out= array,
  *  or an operator declaring FInferStorageType. Otherwise it is a plain dense call. */
 bool NeedsStorageDispatch(const nnvm::Op* op, const std::vector<NDArray*>& inputs,
                           const std::vector<NDArray>& outputs);
+/*! \brief The dispatch mode of an operator call from storage types alone (the rule
+ *  InferDispatchMode and the graph storage-type pass share). in_stypes: known; out_stypes:
+ *  one per output, kUndefinedStorage where free, else a storage type the call must write
+ *  (an out= array, a bound gradient). Fills out_stypes; the op's FInferStorageType may also
+ *  settle inputs. kFComputeFallback (logged once) when the op has no kernel for them. */
+DispatchMode ChooseDispatchMode(const nnvm::NodeAttrs& attrs, int dev_mask,
+                                std::vector<int>* in_stypes, std::vector<int>* out_stypes);
 /*! \brief The dispatch mode and output storage types (filled into out_stypes, one per
  *  output) of a call; kFComputeFallback when the op has no kernel for these types. */
 DispatchMode InferDispatchMode(const nnvm::NodeAttrs& attrs, const Context& ctx,

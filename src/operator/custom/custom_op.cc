@@ -158,12 +158,77 @@ bool InferType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* o
   return true;
 }
 
+// The storage types of the outputs of a call with these inputs (arguments, aux states),
+// by the prop's infer_storage_type. false: the prop has no rule for them.
+bool ForwardStypes(const CustomParam& p, const std::vector<int>& in, std::vector<int>* out) {
+  std::vector<int> st(in.begin(), in.begin() + p.num_args);
+  st.resize(p.num_args + p.num_outs, kUndefinedStorage);
+  st.insert(st.end(), in.begin() + p.num_args, in.end());
+  if (!p.prop->InferStorageType(&st)) return false;
+  out->assign(st.begin() + p.num_args, st.begin() + p.num_args + p.num_outs);
+  return true;
+}
+
+// The storage types of the input gradients of a _backward_Custom call with these inputs
+// (declared dependencies, then aux states), by infer_storage_type_backward.
+bool BackwardStypes(const CustomParam& p, const std::vector<int>& in, std::vector<int>* out) {
+  const size_t n_deps = p.bwd_idx.size();
+  std::vector<int> st(2 * p.num_outs + 2 * p.num_args + p.num_auxs, kUndefinedStorage);
+  for (size_t i = 0; i < n_deps; ++i) st[p.bwd_idx[i]] = in[i];
+  for (uint32_t i = 0; i < p.num_auxs; ++i) st[2 * p.num_outs + 2 * p.num_args + i] = in[n_deps + i];
+  if (!p.prop->InferBackwardStorageType(&st)) return false;
+  const size_t igrad = 2 * p.num_outs + p.num_args;
+  out->assign(st.begin() + igrad, st.begin() + igrad + p.num_args);
+  return true;
+}
+
+template <bool kBackward>
+bool InferStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
+                  std::vector<int>* out) {
+  std::vector<int> st;
+  const bool ok = kBackward ? BackwardStypes(Param(attrs), *in, &st)
+                            : ForwardStypes(Param(attrs), *in, &st);
+  for (size_t i = 0; i < out->size(); ++i) {
+    // no rule: dense results; given storage types (bound arrays) get the result converted
+    if ((*out)[i] == kUndefinedStorage) (*out)[i] = ok ? st[i] : kDefaultStorage;
+  }
+  *mode = ok ? DispatchMode::kFComputeEx : DispatchMode::kFComputeFallback;
+  return true;
+}
+
+std::vector<int> StorageTypes(const std::vector<NDArray>& arrays) {
+  std::vector<int> st;
+  for (const NDArray& a : arrays) st.push_back(a.storage_type());
+  return st;
+}
+
+NDArray NewOutput(int stype, const TShape& shape, const Context& ctx, int dtype) {
+  if (stype == kDefaultStorage || stype == kUndefinedStorage) {
+    return NDArray(shape, ctx, false, dtype);
+  }
+  return NDArray(static_cast<NDArrayStorageType>(stype), shape, ctx, true, dtype);
+}
+
 // ---------------------------------------------------------------- running on a worker
 
-/*! \brief A new array over a's memory with its own engine variable (keeps a's chunk alive). */
+/*! \brief A new array over a's memory with its own engine variable (keeps a's chunk alive).
+ *  A sparse array has no such view: the alias is a copy, written back after the call
+ *  (WriteBack) where the call writes it. Runs inside the engine op that holds a. */
 NDArray Alias(const NDArray& a) {
   if (a.is_none()) return NDArray();
+  if (a.storage_type() != kDefaultStorage) {
+    NDArray copy(static_cast<NDArrayStorageType>(a.storage_type()), a.shape(), a.ctx(), true,
+                 a.dtype());
+    CastStorageSync(a, copy);
+    return copy;
+  }
   return NDArray::FromExternal(a.data(), std::make_shared<NDArray>(a.Detach()));
+}
+
+void WriteBack(const std::vector<NDArray>& aliases, const std::vector<NDArray>& arrays) {
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    if (arrays[i].storage_type() != kDefaultStorage) CastStorageSync(aliases[i], arrays[i]);
+  }
 }
 
 using CustomCall = std::function<void(const std::vector<NDArray>& reads,
@@ -188,7 +253,7 @@ void PushCustomCall(const char* engine_name, std::string call_name, Context ctx,
         std::vector<NDArray> r_alias, w_alias;
         for (const NDArray& a : reads) r_alias.push_back(Alias(a));
         for (const NDArray& a : writes) w_alias.push_back(Alias(a));
-        auto task = [ctx, call_name, call, r_alias, w_alias, on_complete, token]() {
+        auto task = [ctx, call_name, call, r_alias, w_alias, writes, on_complete, token]() {
           std::shared_ptr<dmlc::Error> error;
           CustomCallHook hook = g_call_hook.load(std::memory_order_acquire);
           if (hook) hook(call_name, true);
@@ -206,12 +271,19 @@ void PushCustomCall(const char* engine_name, std::string call_name, Context ctx,
           for (const NDArray& a : r_alias) if (!a.is_none()) vars.push_back(a.var());
           for (const NDArray& a : w_alias) vars.push_back(a.var());
           Engine::Get()->PushSync(
-              [vars, error, on_complete, r_alias, w_alias, token](RunContext) {
+              [vars, error, on_complete, r_alias, w_alias, writes, token](RunContext) {
                 std::shared_ptr<dmlc::Error> err = error;
                 for (VarHandle v : vars) {
                   if (err) break;
                   try {
                     Engine::Get()->Throw(v);
+                  } catch (const dmlc::Error& e) {
+                    err = std::make_shared<dmlc::Error>(e);
+                  }
+                }
+                if (!err) {
+                  try {
+                    WriteBack(w_alias, writes);
                   } catch (const dmlc::Error& e) {
                     err = std::make_shared<dmlc::Error>(e);
                   }
@@ -257,9 +329,11 @@ void CustomForward(const NodeAttrs& attrs, const std::vector<NDArray>& inputs,
   CheckKnown(p, "dtypes", ok);
 
   Context ctx = inputs.empty() ? Context::CPU() : inputs[0].ctx();
+  std::vector<int> out_stypes;
+  if (!ForwardStypes(p, StorageTypes(inputs), &out_stypes)) out_stypes.assign(p.num_outs, 0);
   outputs->clear();
   for (uint32_t i = 0; i < p.num_outs; ++i) {
-    outputs->emplace_back(out_shapes[i], ctx, false, out_types[i]);
+    outputs->push_back(NewOutput(out_stypes[i], out_shapes[i], ctx, out_types[i]));
   }
   std::shared_ptr<CustomOperator> op = p.prop->CreateOperator(ctx, in_shapes, in_types);
   CHECK(op != nullptr) << "Custom " << p.op_type << ": create_operator returned nothing";
@@ -301,9 +375,11 @@ void CustomBackward(const NodeAttrs& attrs, const std::vector<NDArray>& inputs,
   CHECK(op != nullptr) << "_backward_Custom " << p.op_type
                        << ": the forward of this node has not run";
   Context ctx = inputs.empty() ? Context::CPU() : inputs[0].ctx();
+  std::vector<int> grad_stypes;
+  if (!BackwardStypes(p, StorageTypes(inputs), &grad_stypes)) grad_stypes.assign(p.num_args, 0);
   outputs->clear();
   for (uint32_t i = 0; i < p.num_args; ++i) {
-    outputs->emplace_back(in_shapes[i], ctx, false, in_types[i]);
+    outputs->push_back(NewOutput(grad_stypes[i], in_shapes[i], ctx, in_types[i]));
   }
   // Reads: out_grad, in_data, out_data slots (none where not declared); writes: in_grad, aux.
   std::vector<NDArray> reads(2 * p.num_outs + p.num_args);
@@ -398,6 +474,7 @@ Forward and backward run on the custom-operator worker threads (MXNET_CUSTOM_OP_
                              })
     .set_attr<FInferShape>("FInferShape", InferShape)
     .set_attr<FInferType>("FInferType", InferType)
+    .set_attr<FInferStorageType>("FInferStorageType", InferStorage<false>)
     .set_attr<FNDArrayFunction>("FNDArrayFunction", CustomForward)
     .set_attr<FGradient>("FGradient", Gradient);
 
@@ -422,6 +499,7 @@ NNVM_REGISTER_OP(_backward_Custom)
     .set_attr_parser(ParseCustom)
     .set_attr<FInferShape>("FInferShape", BackwardLikeInputs<TShape>)
     .set_attr<FInferType>("FInferType", BackwardLikeInputs<int>)
+    .set_attr<FInferStorageType>("FInferStorageType", InferStorage<true>)
     .set_attr<FNDArrayFunction>("FNDArrayFunction", CustomBackward);
 
 }  // namespace custom

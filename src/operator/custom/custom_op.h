@@ -50,6 +50,21 @@ class CustomOpProp {
   virtual bool InferType(std::vector<int>* types) = 0;
   /*! \brief Ids (from the three lists) of the arrays the backward needs; MXNet numbers
    *  out_grad 0..n_out-1, in_data n_out..n_out+n_args-1, out_data after them. */
+  /*! \brief Storage types (infer_storage_type): stypes holds the arguments' (given), then
+   *  the outputs' and auxiliary states' (filled in). The default: all dense when every
+   *  argument is dense; false (no rule) otherwise. */
+  virtual bool InferStorageType(std::vector<int>* stypes) {
+    for (int s : *stypes) {
+      if (s != kDefaultStorage && s != kUndefinedStorage) return false;
+    }
+    for (int& s : *stypes) s = kDefaultStorage;
+    return true;
+  }
+  /*! \brief infer_storage_type_backward: stypes holds out_grad, in_data, out_data, in_grad,
+   *  aux (kUndefinedStorage where unknown); all are filled in. Default as InferStorageType. */
+  virtual bool InferBackwardStorageType(std::vector<int>* stypes) {
+    return CustomOpProp::InferStorageType(stypes);
+  }
   virtual std::vector<int> DeclareBackwardDependency(const std::vector<int>& out_grad,
                                                      const std::vector<int>& in_data,
                                                      const std::vector<int>& out_data) = 0;

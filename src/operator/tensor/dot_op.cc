@@ -391,6 +391,8 @@ NNVM_REGISTER_OP(_backward_dot)
     .set_attr<FInferType>("FInferType", RealType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", DotBackward)
+    .set_attr<FInferStorageType>("FInferStorageType", DotBackwardStorage)
+    .set_attr<FComputeEx>("FComputeEx<cpu>", DotBackwardCsr)
     .set_attr<FGradient>("FGradient", DotBackwardGrad);
 
 NNVM_REGISTER_OP(batch_dot)

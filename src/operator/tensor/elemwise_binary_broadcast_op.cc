@@ -133,6 +133,11 @@ nnvm::Op& RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broad
   if (!broadcast && std::is_same<Op, struct mshadow_op::mul>::value) {
     SetSparseElemwiseAttrs(reg, SparseBinaryKind::kMul);
   }
+  if (!broadcast && (std::is_same<Op, struct mshadow_op::maximum>::value ||
+                     std::is_same<Op, struct mshadow_op::minimum>::value ||
+                     std::is_same<Op, struct mshadow_op::hypot>::value)) {
+    SetRowUnionAttrs(reg);
+  }
   if (grad != nullptr) {
     reg.set_attr<FGradient>("FGradient", grad);
   } else {

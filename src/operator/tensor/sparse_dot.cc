@@ -66,26 +66,21 @@ void Store(const std::vector<Acc<DType>>& acc, DType* out, OpReqType req) {
   }
 }
 
-}  // namespace
-
-void DotCsrCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
-                   const std::vector<OpReqType>& req, const std::vector<NDArray>& outs) {
-  if (req[0] == kNullOp) return;
-  const DotParam& p = Param<DotParam>(attrs);
-  const NDArray& a = in[0];
-  const TBlob b = in[1].data();
+// out = a · b (a.T · b with transpose_a); a csr, b dense, out dense or row_sparse.
+void CsrDot(const NDArray& a, const TBlob& b, bool transpose_a, OpReqType req,
+            const NDArray& out) {
+  if (req == kNullOp) return;
   const size_t n = b.shape_.ProdShape(1, b.shape_.ndim());
-  const size_t m = p.transpose_a ? a.shape()[1] : a.shape()[0];
-  const NDArray& out = outs[0];
+  const size_t m = transpose_a ? a.shape()[1] : a.shape()[0];
   MXNET_REAL_TYPE_SWITCH(a.dtype(), DType, {
     if (out.storage_type() == kDefaultStorage) {
       std::vector<Acc<DType>> acc(m * n, Acc<DType>(0));
-      CsrProduct<DType>(a, b, p.transpose_a, n,
-                        [&](dim_t r, int64_t c) { return p.transpose_a ? c : r; }, &acc);
-      Store(acc, out.data().dptr<DType>(), req[0]);
+      CsrProduct<DType>(a, b, transpose_a, n,
+                        [&](dim_t r, int64_t c) { return transpose_a ? c : r; }, &acc);
+      Store(acc, out.data().dptr<DType>(), req);
       return;
     }
-    CHECK_NE(req[0], kAddTo) << "Operator dot: req 'add' is not supported for a row_sparse "
+    CHECK_NE(req, kAddTo) << "Operator dot: req 'add' is not supported for a row_sparse "
                              << "output";
     // csr.T x B: the output rows are the csr's distinct column indices.
     std::vector<int64_t> rows;
@@ -104,6 +99,66 @@ void DotCsrCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<N
       return static_cast<size_t>(std::lower_bound(rows.begin(), rows.end(), c) - rows.begin());
     }, &acc);
     Store(acc, out.data().dptr<DType>(), kWriteTo);
+  });
+}
+
+}  // namespace
+
+void DotCsrCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
+                   const std::vector<OpReqType>& req, const std::vector<NDArray>& outs) {
+  CsrDot(in[0], in[1].data(), Param<DotParam>(attrs).transpose_a, req[0], outs[0]);
+}
+
+bool DotBackwardStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
+                        std::vector<int>* out) {
+  const DotParam& p = Param<DotParam>(attrs);
+  const int ograd = (*in)[0], lhs = (*in)[1], rhs = (*in)[2];
+  auto settle = [&](int i, int want) {
+    if ((*out)[i] == kUndefinedStorage) (*out)[i] = want;
+    return (*out)[i] == want;
+  };
+  if (ograd == kDefaultStorage && lhs == kDefaultStorage && rhs == kDefaultStorage) {
+    if (settle(0, kDefaultStorage) && settle(1, kDefaultStorage)) {
+      *mode = DispatchMode::kFCompute;
+      return true;
+    }
+  } else if (lhs == kCSRStorage && ograd == kDefaultStorage && rhs == kDefaultStorage &&
+             !p.transpose_b) {
+    // rhs gradient: csr.T · ograd (row_sparse), or csr · ograd with transpose_a (dense).
+    const int rhs_grad = p.transpose_a ? kDefaultStorage : kRowSparseStorage;
+    if (settle(0, kDefaultStorage) && settle(1, rhs_grad)) {
+      *mode = DispatchMode::kFComputeEx;
+      return true;
+    }
+  }
+  *mode = DispatchMode::kFComputeFallback;
+  return true;
+}
+
+void DotBackwardCsr(const NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
+                    const std::vector<OpReqType>& req, const std::vector<NDArray>& outs) {
+  const DotParam& p = Param<DotParam>(attrs);
+  const NDArray& lhs = in[1];
+  const TBlob og = in[0].data(), rhs = in[2].data();
+  CsrDot(lhs, og, !p.transpose_a, req[1], outs[1]);
+  if (req[0] == kNullOp) return;
+  // The csr input's (dense) gradient: ograd · rhs.T, or rhs · ograd.T with transpose_a.
+  const dim_t r = lhs.shape()[0], c = lhs.shape()[1];
+  const dim_t n = static_cast<dim_t>(rhs.shape_.ProdShape(1, rhs.shape_.ndim()));
+  MXNET_REAL_TYPE_SWITCH(lhs.dtype(), DType, {
+    const DType* g = og.dptr<DType>();
+    const DType* b = rhs.dptr<DType>();
+    DType* d = outs[0].data().dptr<DType>();
+    LoopMaybeParallel(r * c * n >= ParallelGrain(), r, [&](dim_t i) {
+      for (dim_t k = 0; k < c; ++k) {
+        const DType* x = p.transpose_a ? b + i * n : g + i * n;
+        const DType* y = p.transpose_a ? g + k * n : b + k * n;
+        Acc<DType> sum(0);
+        for (dim_t j = 0; j < n; ++j) sum += static_cast<Acc<DType>>(x[j]) * y[j];
+        DType& cell = d[i * c + k];
+        cell = req[0] == kAddTo ? DType(static_cast<Acc<DType>>(cell) + sum) : DType(sum);
+      }
+    });
   });
 }
 

@@ -84,6 +84,38 @@ void RspRsp(SparseBinaryKind kind, const NDArray& a, const NDArray& b, const NDA
   });
 }
 
+// a itself when its column indices are sorted within each row, else a copy where they are
+// (a csr array may store a row's values in any column order; the merges below need order).
+NDArray SortedCsr(const NDArray& a) {
+  dim_t nnz, n_ptr;
+  const int64_t* col = Indices(a, csr::kIdx, &nnz);
+  const int64_t* ptr = Indices(a, csr::kIndPtr, &n_ptr);
+  const dim_t rows = a.shape()[0];
+  bool sorted = true;
+  for (dim_t r = 0; sorted && r < rows && nnz; ++r) {
+    sorted = std::is_sorted(col + ptr[r], col + ptr[r + 1]);
+  }
+  if (sorted) return a;
+  NDArray s(kCSRStorage, a.shape(), a.ctx(), true, a.dtype());
+  s.CheckAndAlloc({TShape({rows + 1}), TShape({nnz})});
+  std::memcpy(s.aux_data(csr::kIndPtr).dptr_, ptr, (rows + 1) * sizeof(int64_t));
+  int64_t* scol = s.aux_data(csr::kIdx).dptr<int64_t>();
+  const size_t bytes = DTypeSize(a.dtype());
+  const char* v = static_cast<const char*>(a.data().dptr_);
+  char* sv = static_cast<char*>(s.data().dptr_);
+  std::vector<int64_t> order;
+  for (dim_t r = 0; r < rows; ++r) {
+    order.resize(ptr[r + 1] - ptr[r]);
+    for (size_t k = 0; k < order.size(); ++k) order[k] = ptr[r] + k;
+    std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return col[x] < col[y]; });
+    for (size_t k = 0; k < order.size(); ++k) {
+      scol[ptr[r] + k] = col[order[k]];
+      std::memcpy(sv + (ptr[r] + k) * bytes, v + order[k] * bytes, bytes);
+    }
+  }
+  return s;
+}
+
 // csr (op) csr -> csr: per row, the columns of either (add, sub) or of both (mul).
 void CsrCsr(SparseBinaryKind kind, const NDArray& a, const NDArray& b, const NDArray& out) {
   const dim_t rows = out.shape()[0];
@@ -199,7 +231,7 @@ void ElemwiseEx(const NodeAttrs& attrs, const OpContext&, const std::vector<NDAr
   if (a == b && a == kRowSparseStorage) {
     RspRsp(kKind, in[0], in[1], out);
   } else if (a == b && a == kCSRStorage) {
-    CsrCsr(kKind, in[0], in[1], out);
+    CsrCsr(kKind, SortedCsr(in[0]), SortedCsr(in[1]), out);
   } else {
     const NDArray& s = a == kDefaultStorage ? in[1] : in[0];
     const NDArray& d = a == kDefaultStorage ? in[0] : in[1];
@@ -287,20 +319,127 @@ void ZerosLikeEx(const NodeAttrs&, const OpContext&, const std::vector<NDArray>&
 
 namespace {
 
-// f(0) == 0 for this call's arguments: the op's dense kernel run on one float32 zero. A kernel
-// that cannot run so (it needs a resource, rejects float32) counts as not preserving zeros.
-bool MapsZeroToZero(const NodeAttrs& attrs) {
+// f(0, ...) == 0 for this call's arguments: the op's dense kernel run on float32 zeros (one
+// per input). A kernel that cannot run so (it needs a resource, rejects float32) counts as
+// not preserving zeros.
+bool MapsZeroToZero(const NodeAttrs& attrs, size_t n_inputs = 1) {
   static const auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
   if (!fcompute.contains(attrs.op)) return false;
-  float zero = 0.f, result = 1.f;
-  TBlob in(&zero, TShape({1}), kFloat32, Context::CPU());
+  std::vector<float> zeros(n_inputs, 0.f);
+  float result = 1.f;
+  std::vector<TBlob> in;
+  for (float& z : zeros) in.emplace_back(&z, TShape({1}), kFloat32, Context::CPU());
   TBlob out(&result, TShape({1}), kFloat32, Context::CPU());
   try {
-    fcompute[attrs.op](attrs, OpContext(), {in}, {kWriteTo}, {out});
+    fcompute[attrs.op](attrs, OpContext(), in, {kWriteTo}, {out});
   } catch (const std::exception&) {
     return false;
   }
   return result == 0.f;
+}
+
+// rsp (op) rsp -> rsp, csr (op) csr -> csr for a same-shape binary op with f(0, 0) == 0
+// (maximum, minimum, hypot).
+bool RowUnionStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
+                     std::vector<int>* out) {
+  const int a = (*in)[0], b = (*in)[1];
+  if (a == kDefaultStorage && b == kDefaultStorage) {
+    (*out)[0] = kDefaultStorage;
+    *mode = DispatchMode::kFCompute;
+  } else if (a == b && MapsZeroToZero(attrs, 2)) {
+    (*out)[0] = a;
+    *mode = DispatchMode::kFComputeEx;
+  } else {
+    *mode = DispatchMode::kFComputeFallback;
+  }
+  return true;
+}
+
+// csr: the output stores the positions either input stores; values as in RowUnionCompute.
+void CsrUnion(const NodeAttrs& attrs, const OpContext& ctx, const NDArray& a, const NDArray& b,
+              const NDArray& out) {
+  static const auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  const dim_t rows = a.shape()[0];
+  const NDArray* src[2] = {&a, &b};
+  const int64_t* ptr[2];
+  const int64_t* col[2];
+  for (int k = 0; k < 2; ++k) {
+    ptr[k] = src[k]->aux_data(csr::kIndPtr).dptr<int64_t>();
+    col[k] = src[k]->aux_shape(csr::kIdx)[0] ? src[k]->aux_data(csr::kIdx).dptr<int64_t>() : nullptr;
+  }
+  std::vector<int64_t> indptr(rows + 1, 0), cols;
+  for (dim_t r = 0; r < rows; ++r) {
+    std::vector<int64_t> c(col[0] + ptr[0][r], col[0] + ptr[0][r + 1]);
+    c.insert(c.end(), col[1] + ptr[1][r], col[1] + ptr[1][r + 1]);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    cols.insert(cols.end(), c.begin(), c.end());
+    indptr[r + 1] = static_cast<int64_t>(cols.size());
+  }
+  out.CheckAndAlloc({TShape({rows + 1}), TShape({static_cast<dim_t>(cols.size())})});
+  std::memcpy(out.aux_data(csr::kIndPtr).dptr_, indptr.data(), indptr.size() * sizeof(int64_t));
+  if (cols.empty()) return;
+  std::memcpy(out.aux_data(csr::kIdx).dptr_, cols.data(), cols.size() * sizeof(int64_t));
+  const size_t bytes = DTypeSize(out.dtype());
+  const TBlob o = out.data();
+  std::vector<std::vector<char>> blocks(2, std::vector<char>(cols.size() * bytes, 0));
+  std::vector<TBlob> dense;
+  for (int k = 0; k < 2; ++k) {
+    const char* v = static_cast<const char*>(src[k]->data().dptr_);
+    for (dim_t r = 0; r < rows; ++r) {
+      // (an input's column indices need not be sorted within a row)
+      const auto begin = cols.begin() + indptr[r], end = cols.begin() + indptr[r + 1];
+      for (int64_t i = ptr[k][r]; i < ptr[k][r + 1]; ++i) {
+        const size_t slot = std::lower_bound(begin, end, col[k][i]) - cols.begin();
+        std::memcpy(blocks[k].data() + slot * bytes, v + i * bytes, bytes);
+      }
+    }
+    dense.emplace_back(blocks[k].data(), o.shape_, o.type_flag_, Context::CPU());
+  }
+  fcompute[attrs.op](attrs, ctx, dense, {kWriteTo}, {o});
+}
+
+// The output holds the rows either input stores; the dense kernel runs on those rows of both
+// (zeros where an input has no such row).
+void RowUnionCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<NDArray>& in,
+                     const std::vector<OpReqType>& req, const std::vector<NDArray>& outs) {
+  static const auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  if (req[0] == kNullOp) return;
+  CHECK_NE(req[0], kAddTo) << "Operator " << attrs.op->name
+                           << ": req 'add' is not supported for sparse outputs";
+  NDArray out = DistinctOutput(outs[0], in);
+  if (out.storage_type() == kCSRStorage) {
+    CsrUnion(attrs, ctx, in[0], in[1], out);
+    if (out.chunk_id() != outs[0].chunk_id()) CastStorageSync(out, outs[0]);
+    return;
+  }
+  dim_t na, nb;
+  const int64_t* ia = Indices(in[0], rowsparse::kIdx, &na);
+  const int64_t* ib = Indices(in[1], rowsparse::kIdx, &nb);
+  std::vector<int64_t> rows(ia, ia + na);
+  rows.insert(rows.end(), ib, ib + nb);
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  out.CheckAndAlloc({TShape({static_cast<dim_t>(rows.size())})});
+  if (!rows.empty()) {
+    std::memcpy(out.aux_data(rowsparse::kIdx).dptr_, rows.data(), rows.size() * sizeof(int64_t));
+    const size_t rs = RowSize(in[0].shape()), bytes = rs * DTypeSize(out.dtype());
+    const TBlob o = out.data();
+    std::vector<std::vector<char>> blocks(2, std::vector<char>(rows.size() * bytes, 0));
+    std::vector<TBlob> dense;
+    for (size_t k = 0; k < 2; ++k) {
+      const int64_t* idx = k == 0 ? ia : ib;
+      const dim_t n = k == 0 ? na : nb;
+      const char* v = n ? static_cast<const char*>(in[k].data().dptr_) : nullptr;
+      for (dim_t i = 0, r = 0; i < n; ++i) {
+        while (rows[r] != idx[i]) ++r;
+        std::memcpy(blocks[k].data() + r * bytes, v + i * bytes, bytes);
+      }
+      dense.emplace_back(blocks[k].data(), o.shape_, o.type_flag_, Context::CPU());
+    }
+    fcompute[attrs.op](attrs, ctx, dense, {kWriteTo}, {o});
+  }
+  if (out.chunk_id() != outs[0].chunk_id()) CastStorageSync(out, outs[0]);
 }
 
 }  // namespace
@@ -376,6 +515,11 @@ nnvm::Op& SetSparseElemwiseAttrs(nnvm::Op& op, SparseBinaryKind kind) {
   }
   return op.set_attr<FInferStorageType>("FInferStorageType", ElemwiseStorage<SparseBinaryKind::kMul>)
       .set_attr<FComputeEx>("FComputeEx<cpu>", ElemwiseEx<SparseBinaryKind::kMul>);
+}
+
+nnvm::Op& SetRowUnionAttrs(nnvm::Op& op) {
+  return op.set_attr<FInferStorageType>("FInferStorageType", RowUnionStorage)
+      .set_attr<FComputeEx>("FComputeEx<cpu>", RowUnionCompute);
 }
 
 nnvm::Op& SetZeroPreservingAttrs(nnvm::Op& op) {

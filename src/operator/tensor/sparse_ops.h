@@ -33,6 +33,10 @@ nnvm::Op& SetScatterScalarAttrs(nnvm::Op& op);
 /*! \brief _scatter_elemwise_div: a row_sparse lhs gives a row_sparse output with lhs's rows
  *  (divided by rhs's, which may be dense, row_sparse or csr). */
 nnvm::Op& SetScatterDivAttrs(nnvm::Op& op);
+/*! \brief A same-shape binary op with f(0, 0) == 0 (maximum, minimum, hypot): two row_sparse
+ *  (csr) inputs give a row_sparse (csr) output over the rows (positions) either stores, its
+ *  dense kernel run on them. */
+nnvm::Op& SetRowUnionAttrs(nnvm::Op& op);
 /*! \brief add_n of row_sparse arrays -> row_sparse. */
 nnvm::Op& SetSparseAddNAttrs(nnvm::Op& op);
 /*! \brief zeros_like of a sparse array -> a sparse array of the same type with no element. */
@@ -43,6 +47,12 @@ bool DotStorage(const NodeAttrs& attrs, int dev_mask, DispatchMode* mode, std::v
                 std::vector<int>* out);
 void DotCsrCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<NDArray>& in,
                    const std::vector<OpReqType>& req, const std::vector<NDArray>& out);
+/*! \brief _backward_dot of a csr lhs (dense ograd and rhs, no transpose_b): the rhs gradient
+ *  csr.T · ograd is row_sparse (dense with transpose_a), the lhs gradient dense. */
+bool DotBackwardStorage(const NodeAttrs& attrs, int dev_mask, DispatchMode* mode,
+                        std::vector<int>* in, std::vector<int>* out);
+void DotBackwardCsr(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<NDArray>& in,
+                    const std::vector<OpReqType>& req, const std::vector<NDArray>& out);
 
 /*! \brief Rows [row_begin, row_begin + out rows) and columns [col_begin, col_begin + out
  *  cols) of the csr array in, written into the csr array out. */
