@@ -166,8 +166,8 @@ class ThreadedEngine : public Engine {
   void Throw(VarHandle var) override;
   /*!
    * \brief The calling thread's bulk size (threaded_engine_bulk.cc): while it is above 0,
-   * consecutive synchronous ops (kNormal or kCPUSmall, priority 0, one context) that this
-   * thread pushes are gathered into one pending op, pushed when it holds `size` ops, when
+   * consecutive synchronous ops (all kNormal or all kCPUSmall, priority 0, one context) that
+   * this thread pushes are gathered into one pending op, pushed when it holds `size` ops, when
    * this thread pushes an op that cannot join, waits for a var it uses, waits for all,
    * deletes a var it uses or changes the size. Returns this thread's previous size.
    */

@@ -4,9 +4,11 @@
 // completion; for ops of a few microseconds that is most of the time. While a thread's bulk
 // size (set_bulk_size, mx.engine.bulk, the executors' MXNET_EXEC_BULK_EXEC_* segments) is
 // above 0, the synchronous ops it pushes are gathered instead: one pending bulk per thread,
-// of one engine, one context and one kind (kNormal/kCPUSmall). The bulk is pushed as one op,
-// named "ImperativeBulk" as in MXNet, that writes the union of the ops' writes and reads the
-// union of their reads less those writes, and runs the functions in push order.
+// of one engine, one context and one FnProperty (kNormal or kCPUSmall: small ops keep running
+// in the pushing thread, beside the workers, instead of joining their queue). The bulk is
+// pushed as one op, named "ImperativeBulk" as in MXNet, that writes the union of the ops'
+// writes and reads the union of their reads less those writes, and runs the functions in
+// push order.
 //
 // As in MXNet 1.9.1 the bulk is one op for errors too: an op that throws stops the bulk (the
 // later ops of it do not run) and the error reaches every var the bulk writes; a var holding
@@ -140,7 +142,7 @@ bool ThreadedEngine::TryBulk(RawSyncFn* raw, SyncFn* fn, Context ctx, const VarH
                         (prop == FnProperty::kNormal || prop == FnProperty::kCPUSmall) &&
                         !InsideOp() && !OprHooksInstalled() &&
                         !workers_gone_.load(std::memory_order_acquire);
-  if (st.Pending() && (!joinable || st.engine != this || st.ctx != ctx)) {
+  if (st.Pending() && (!joinable || st.engine != this || st.ctx != ctx || st.prop != prop)) {
     st.engine->PushBulk(&st);
   }
   if (!joinable) return false;
@@ -150,8 +152,6 @@ bool ThreadedEngine::TryBulk(RawSyncFn* raw, SyncFn* fn, Context ctx, const VarH
     st.engine = this;
     st.ctx = ctx;
     st.prop = prop;
-  } else if (prop == FnProperty::kNormal) {
-    st.prop = FnProperty::kNormal;  // one op of real work: the bulk goes to a worker
   }
   BulkItem item;
   if (raw != nullptr) {

@@ -123,6 +123,26 @@ TEST_P(BulkTest, set_bulk_size_and_wait_for_all_push_the_pending_bulk) {
   engine->WaitForAll();
 }
 
+TEST_P(BulkTest, an_op_of_another_kind_or_context_pushes_the_pending_bulk) {
+  VarHandle v = engine->NewVariable(), w = engine->NewVariable();
+  std::atomic<int> first{0}, second{0};
+  {
+    BulkSize bulk(engine.get(), 10);
+    engine->PushSync([&](RunContext) { ++first; }, kCPU, {}, {v}, FnProperty::kNormal);
+    // A small op does not join a bulk of worker ops: the bulk goes, the small op waits.
+    engine->PushSync([&](RunContext) { ++second; }, kCPU, {}, {w}, FnProperty::kCPUSmall);
+    EXPECT_TRUE(Eventually([&] { return first.load() == 1; }));
+    EXPECT_EQ(second.load(), 0);
+    // Another context (cpu(1)) pushes the small op's bulk.
+    engine->PushSync([&](RunContext) { ++first; }, Context::CPU(1), {}, {v});
+    EXPECT_TRUE(Eventually([&] { return second.load() == 1; }));
+  }
+  engine->WaitForAll();
+  EXPECT_EQ(first.load(), 2);
+  for (VarHandle x : {v, w}) engine->DeleteVariable([](RunContext) {}, kCPU, x);
+  engine->WaitForAll();
+}
+
 TEST_P(BulkTest, deleting_a_var_of_the_pending_bulk_runs_the_bulk_first) {
   VarHandle v = engine->NewVariable();
   std::vector<std::string> events;
