@@ -97,6 +97,9 @@ class ThreadedVar final : public Var {
   /*! \brief Content stamp: changes with every completed write and differs from every
    *  stamp any var had before (a global counter), so (stamp) names one state of one var. */
   uint64_t version();
+  /*! \brief A new content stamp, by the holder of the var's write grant (a bulk after each of
+   *  its ops: threaded_engine_bulk.cc). */
+  void NewVersion();
   void ResetForReuse();
   /*! \brief false: the var orders its users but never keeps an error (resources). */
   void set_keeps_errors(bool keeps) { keeps_errors_ = keeps; }

@@ -34,20 +34,30 @@ namespace {
 struct BulkItem {
   Engine::RawSyncFn raw;
   Engine::SyncFn fn;
+  size_t writes_end{0};  // its writes: BulkBatch::writes from the previous item's end to here
 };
 
 // The gathered functions: the pushed op's state.
 struct BulkBatch {
   std::vector<BulkItem> items;
+  std::vector<VarHandle> writes;  // every item's writes, in item order (duplicates kept)
 
   static void Run(RunContext ctx, void* state) {
+    auto* batch = static_cast<BulkBatch*>(state);
     ctx.is_bulk = true;
-    for (BulkItem& it : static_cast<BulkBatch*>(state)->items) {
+    size_t begin = 0;
+    for (BulkItem& it : batch->items) {
       if (it.raw.run != nullptr) {
         it.raw.run(ctx, it.raw.state);
       } else {
         it.fn(ctx);
       }
+      // Content stamps (VarVersion) change with each write, as if each op completed on its
+      // own: a later op of the bulk caching by stamp (oneDNN weights) sees the new content.
+      for (size_t i = begin; i < it.writes_end; ++i) {
+        ThreadedVar::Cast(batch->writes[i])->NewVersion();
+      }
+      begin = it.writes_end;
     }
   }
   // Every item's state is released, whether it ran, threw, or was never reached.
@@ -74,12 +84,12 @@ struct BulkState {
   ThreadedEngine* engine{nullptr};  // whose ops the pending bulk holds (null: none)
   Context ctx;
   FnProperty prop{FnProperty::kNormal};
-  BulkBatch* batch{nullptr};
-  std::vector<VarHandle> reads, writes;
+  BulkBatch* batch{nullptr};  // holds the writes
+  std::vector<VarHandle> reads;
 
   bool Pending() const { return batch != nullptr; }
   bool Uses(VarHandle v) const {
-    return std::find(writes.begin(), writes.end(), v) != writes.end() ||
+    return std::find(batch->writes.begin(), batch->writes.end(), v) != batch->writes.end() ||
            std::find(reads.begin(), reads.end(), v) != reads.end();
   }
   ~BulkState() {  // thread exit: the gathered ops still run
@@ -111,11 +121,10 @@ void ThreadedEngine::PushBulk(BulkState* state) {
   BulkBatch* batch = state->batch;
   state->batch = nullptr;
   state->engine = nullptr;
-  ThreadedOpr* opr = NewOpr(state->reads.data(), state->reads.size(), state->writes.data(),
-                            state->writes.size(), state->prop, "ImperativeBulk",
+  ThreadedOpr* opr = NewOpr(state->reads.data(), state->reads.size(), batch->writes.data(),
+                            batch->writes.size(), state->prop, "ImperativeBulk",
                             /*take_detail=*/false);
   state->reads.clear();
-  state->writes.clear();
   opr->raw_fn = {&BulkBatch::Run, &BulkBatch::Release, batch};
   PushBlock(opr, state->ctx, 0);
 }
@@ -160,9 +169,10 @@ bool ThreadedEngine::TryBulk(RawSyncFn* raw, SyncFn* fn, Context ctx, const VarH
   } else {
     item.fn = std::move(*fn);
   }
+  st.batch->writes.insert(st.batch->writes.end(), mutable_vars, mutable_vars + num_mutable);
+  item.writes_end = st.batch->writes.size();
   st.batch->items.push_back(std::move(item));
   st.reads.insert(st.reads.end(), const_vars, const_vars + num_const);
-  st.writes.insert(st.writes.end(), mutable_vars, mutable_vars + num_mutable);
   SetNextOprDetail(nullptr);  // set for an op the profiler sees; a bulked one has none
   if (static_cast<int>(st.batch->items.size()) >= st.size) PushBulk(&st);
   return true;

@@ -161,3 +161,25 @@ def test_waitall_inside_bulk_runs_the_pending_ops():
             x += 1
         nd.waitall()
         np.testing.assert_array_equal(x.asnumpy(), np.full((3,), 5.0))
+
+
+def _conv_with_weight_updates():
+    rng = np.random.RandomState(4)
+    x = nd.array(rng.uniform(-1, 1, (1, 3, 8, 8)))
+    w = nd.array(rng.uniform(-1, 1, (4, 3, 3, 3)))
+    b = nd.zeros((4,))
+    outs = []
+    for _ in range(4):
+        outs.append(nd.Convolution(x, w, b, kernel=(3, 3), num_filter=4))
+        w += 0.5  # in place: the next convolution must not use weights cached for the old ones
+    return [o.asnumpy() for o in outs]
+
+
+@pytest.mark.parametrize("size", [2, 10])
+def test_weight_written_inside_a_bulk_is_seen_by_later_ops(size):
+    with mx.engine.bulk(0):
+        want = _conv_with_weight_updates()
+    with mx.engine.bulk(size):
+        got = _conv_with_weight_updates()
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
