@@ -98,9 +98,11 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_CPU_TEMP_COPY", "int", "4", "",
        "Copies of the temp space (operator scratch memory, taken from the CPU storage pool) "
        "kept per CPU device. Operators using one copy run one at a time, so more copies let "
-       "more such operators run in parallel. A copy keeps blocks under 4 MiB between calls; "
-       "a larger block goes back to the storage pool when the call returns, so the copies "
-       "do not each hold the largest request ever made."},
+       "more such operators run in parallel. A copy keeps blocks under 4 MiB between calls. "
+       "Larger requests take a block shared by all copies of the device for the call: the "
+       "smallest free one that fits, or a new one; the device keeps at most "
+       "MXNET_CPU_WORKER_NTHREADS such blocks (the largest) between calls, so the copies do "
+       "not each hold the largest request ever made."},
       {"MXNET_GPU_TEMP_COPY", "int", "1", "",
        "As MXNET_CPU_TEMP_COPY, per GPU."},
       {"MXNET_ENFORCE_DETERMINISM", "bool", "0", "",
