@@ -185,6 +185,25 @@ const std::vector<VarInfo>& AllVars() {
        "write their inputs (BatchNorm's moving statistics) are never recomputed. Saves memory "
        "for some extra forward work; results are the same. A node attribute "
        "force_mirroring='True' (__force_mirroring__) mirrors that node even when this is 0."},
+      {"MXNET_EXEC_BULK_EXEC_INFERENCE", "bool", "1", "",
+       "When 1, an inference run of a bound executor or of a hybridized block (CachedOp) "
+       "pushes its operators to the engine in bulks (see mx.engine.bulk): consecutive "
+       "synchronous operators on one device, up to the whole graph, become one engine task, "
+       "which saves the engine's per-operator cost. A bulk ends at an operator that cannot "
+       "join (asynchronous, another device, a copy). Ignored by NaiveEngine."},
+      {"MXNET_EXEC_BULK_EXEC_TRAIN", "bool", "1", "",
+       "When 1, training runs (forward with autograd recording or is_train, backward) of a "
+       "bound executor, a hybridized block and autograd's backward push their operators in "
+       "bulks of at most MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD / _BWD operators."},
+      {"MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN", "int", "15", "",
+       "Most operators in one bulk of a training run, forward and backward, unless "
+       "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD or _BWD says otherwise. 0 disables bulking."},
+      {"MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD", "int", "15", "",
+       "Most operators in one bulk of a training forward run; when unset, "
+       "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN."},
+      {"MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD", "int", "15", "",
+       "Most operators in one bulk of a backward run; when unset, "
+       "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN."},
       // ---- Subgraph backends ----
       {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
        "The subgraph backend Symbol.bind and simple_bind partition the graph with before "

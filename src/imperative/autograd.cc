@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "imperative/bulk_exec.h"
 #include "imperative/autograd_info.h"
 #include "imperative/ndarray_function.h"
 #include "mxnet/imperative.h"
@@ -187,6 +188,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
   bool prev_training = set_is_training(is_train);
   std::vector<NDArray> results;
   try {
+    imperative::BulkScope bulk(imperative::BulkSizeTrainBackward());  // as MXNet 1.9.1
     std::unordered_map<const nnvm::Node*, std::vector<NDArray>> values;
     const std::vector<nnvm::ObjectPtr> grad_order = nnvm::TopoSort(grad_entries);
     // Reads of each entry by later nodes: a value is dropped after its last reader, so the

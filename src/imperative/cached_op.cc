@@ -1,6 +1,7 @@
 // CachedOp: building the forward + gradient graph of a symbol once, and the _CachedOp /
 // _backward_CachedOp operators that run it node by node through Imperative::Invoke.
 #include "imperative/cached_op.h"
+#include "imperative/bulk_exec.h"
 
 #include <algorithm>
 #include <optional>
@@ -189,6 +190,9 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
   std::vector<NDArray> ins, outs;
   std::vector<NDArray*> in_ptrs;
   std::vector<uint32_t> reads_left = begin < num_forward_nodes_ ? reads_fwd_ : reads_bwd_;
+  // The ops go to the engine in bulks (MXNET_EXEC_BULK_EXEC_*, bulk_exec.h).
+  imperative::BulkScope bulk(imperative::CachedOpBulkSize(
+      flags_, begin >= num_forward_nodes_, unused == &unused_infer_, end - begin));
   for (uint32_t nid = begin; nid < end; ++nid) {
     const auto& inode = idx[nid];
     if (inode.source->is_variable()) continue;
