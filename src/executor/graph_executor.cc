@@ -9,8 +9,8 @@
 
 #include "common/env.h"
 #include "executor/eliminate_common_expr.h"
-#include "imperative/bulk_exec.h"
 #include "executor/plan_memory.h"
+#include "imperative/bulk_exec.h"
 #include "nnvm/gradient.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
