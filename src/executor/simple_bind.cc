@@ -130,8 +130,11 @@ std::unique_ptr<Executor> Executor::SimpleBind(
     const std::string& name = arg_names[i];
     const TShape& s = sh.arg[i];
     int t = ty.arg[i];
-    bool share = shared != nullptr && std::find(shared_arg_names.begin(), shared_arg_names.end(),
-                                                name) != shared_arg_names.end();
+    // Model parameters (shared_arg_names) come from the shared executor, or are new; only
+    // the other arguments (data, labels) use the shared buffer, as in MXNet 1.9.1.
+    const bool is_param = std::find(shared_arg_names.begin(), shared_arg_names.end(), name) !=
+                          shared_arg_names.end();
+    const bool share = shared != nullptr && is_param;
     const NDArray* from = share ? find_shared(shared->arg_names(), shared->in_args(), name) : nullptr;
     if (from != nullptr) {
       CHECK_EQ(from->storage_type(), st.args[i])
@@ -154,7 +157,7 @@ std::unique_ptr<Executor> Executor::SimpleBind(
     }
     if (st.args[i] != kDefaultStorage) {  // sparse arguments are never in the shared buffer
       in_args.push_back(NewArray(st.args[i], s, t, ctx));
-    } else if (shared_buffer != nullptr) {
+    } else if (shared_buffer != nullptr && !is_param) {
       auto it = shared_buffer->find(name);
       if (it != shared_buffer->end() && it->second.dtype() == t &&
           Bytes(it->second.shape(), t) >= Bytes(s, t)) {
