@@ -188,7 +188,8 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
   bool prev_training = set_is_training(is_train);
   std::vector<NDArray> results;
   try {
-    imperative::BulkScope bulk(imperative::BulkSizeTrainBackward());  // as MXNet 1.9.1
+    imperative::BulkScope bulk(imperative::AutogradBulkSize(
+        outputs.empty() || outputs[0]->is_none() ? Context::CPU() : outputs[0]->ctx()));
     std::unordered_map<const nnvm::Node*, std::vector<NDArray>> values;
     const std::vector<nnvm::ObjectPtr> grad_order = nnvm::TopoSort(grad_entries);
     // Reads of each entry by later nodes: a value is dropped after its last reader, so the

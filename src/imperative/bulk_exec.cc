@@ -34,8 +34,15 @@ int BulkSizeTrainForward() { return TrainSize("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRA
 
 int BulkSizeTrainBackward() { return TrainSize("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD"); }
 
+bool BulksDynamicRuns(const Context& ctx) { return ctx.dev_mask() != Context::kCPU; }
+
+int AutogradBulkSize(const Context& ctx) {
+  return BulksDynamicRuns(ctx) ? BulkSizeTrainBackward() : 0;
+}
+
 int CachedOpBulkSize(const std::vector<std::pair<std::string, std::string>>& flags,
-                     bool backward, bool inference, size_t num_ops) {
+                     bool backward, bool inference, size_t num_ops, const Context& ctx) {
+  if (!BulksDynamicRuns(ctx)) return 0;
   if (inference && !backward) return BulkSizeInference(num_ops);
   const int size = backward ? BulkSizeTrainBackward() : BulkSizeTrainForward();
   if (size == 0) return 0;  // MXNET_EXEC_BULK_EXEC_TRAIN=0

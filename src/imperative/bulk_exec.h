@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "mxnet/base.h"
 #include "mxnet/engine.h"
 
 namespace mxnet {
@@ -20,10 +21,21 @@ int BulkSizeInference(size_t num_ops);
 int BulkSizeTrainForward();
 int BulkSizeTrainBackward();
 
-/*! \brief Bulk size of a CachedOp run: inference, or training with the block's
+/*! \brief Bulk size of a CachedOp run on ctx: inference, or training with the block's
  *  forward_bulk_size / backward_bulk_size flags when given (as MXNet's hybridize). */
 int CachedOpBulkSize(const std::vector<std::pair<std::string, std::string>>& flags,
-                     bool backward, bool inference, size_t num_ops);
+                     bool backward, bool inference, size_t num_ops, const Context& ctx);
+/*! \brief Bulk size of autograd's backward on ctx. */
+int AutogradBulkSize(const Context& ctx);
+
+/*!
+ * \brief Whether runs that allocate their arrays as they go (CachedOp, autograd's backward)
+ *  bulk on ctx: not on the CPU. A bulk keeps every array it touches until the whole bulk has
+ *  run, so values dropped after their last reader stay allocated (ResNet-50 inference at
+ *  batch 32: 630 MB in use unbulked, 4.7 GB with the whole graph in one bulk), while a CPU
+ *  push costs under a microsecond. Executors plan their memory once and bulk everywhere.
+ */
+bool BulksDynamicRuns(const Context& ctx);
 
 /*! \brief Sets this thread's engine bulk size for its lifetime; the old size (and the push
  *  of the last pending bulk) comes back at its end, also when the run throws. */

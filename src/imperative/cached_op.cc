@@ -192,7 +192,7 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
   std::vector<uint32_t> reads_left = begin < num_forward_nodes_ ? reads_fwd_ : reads_bwd_;
   // The ops go to the engine in bulks (MXNET_EXEC_BULK_EXEC_*, bulk_exec.h).
   imperative::BulkScope bulk(imperative::CachedOpBulkSize(
-      flags_, begin >= num_forward_nodes_, unused == &unused_infer_, end - begin));
+      flags_, begin >= num_forward_nodes_, unused == &unused_infer_, end - begin, ctx));
   for (uint32_t nid = begin; nid < end; ++nid) {
     const auto& inode = idx[nid];
     if (inode.source->is_variable()) continue;
