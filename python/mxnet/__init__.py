@@ -20,6 +20,11 @@ from . import monitor
 from . import monitor as mon
 from . import random
 from . import random as rnd
+from . import numpy
+from . import numpy as np
+from . import numpy_extension
+from . import numpy_extension as npx
+ndarray.np, ndarray.npx = numpy, numpy_extension  # mx.nd.np / mx.nd.npx, as MXNet 1.9.1
 from . import registry
 from . import initializer
 from . import initializer as init
@@ -55,4 +60,5 @@ __all__ = ["MXNetError", "Context", "cpu", "gpu", "cpu_pinned", "nd", "ndarray",
            "np_shape",
            "use_np_shape", "is_np_array", "np_array", "use_np_array", "use_np", "gluon", "io",
            "registry", "initializer", "init", "metric", "contrib", "kvstore", "kv",
-           "recordio", "model", "callback", "module", "mod", "rnn"]
+           "recordio", "model", "callback", "module", "mod", "rnn", "numpy", "np",
+           "numpy_extension", "npx"]

@@ -33,6 +33,7 @@ from .util import use_np, getenv, setenv, get_cuda_compute_capability
 from .runtime import Features
 from . import ndarray as nd
 from . import autograd
+from ._test_np import check_gluon_hybridize_consistency  # noqa: E402,F401
 from ._test_stats import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
                           verify_generator)
 from ._test_sparse import (rand_sparse_ndarray, create_sparse_array, create_sparse_array_zd,

@@ -46,7 +46,12 @@ def set_np_shape(active):
     """Turn numpy-shape semantics on or off; returns whether they were on before.
 
     ``active`` True (or 1) turns them on for the calling thread, 2 for every thread, and
-    False (0) turns them off (both the thread's and the global switch)."""
+    False (0) turns them off (both the thread's and the global switch); that is refused
+    (ValueError) while numpy-array semantics are on, as MXNet 1.9.1 refuses it."""
+    if not active and is_np_array():
+        raise ValueError("Deactivating NumPy shape semantics while NumPy array semantics is "
+                         "still active is not allowed. Please consider calling `npx.reset_np()` "
+                         "to deactivate both of them.")
     return bool(_ffi.set_np_shape(int(active)))
 
 
@@ -163,9 +168,6 @@ def use_np(func):
 
 def _set_np_array(active):
     """Set the numpy-array flag of this thread; returns the previous value."""
-    if active:
-        raise MXNetError("numpy-array semantics (mx.np arrays) are not available yet in this "
-                         "package: set_np(array=True) cannot be turned on")
     cur_state = is_np_array()
     _NumpyArrayScope._current.value = _NumpyArrayScope(active)
     return cur_state

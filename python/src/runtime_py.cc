@@ -94,6 +94,11 @@ void DefineRuntime(py::module_& m) {
                     py::arg("peak_bytes_in_use") = s->PeakBytesInUse(ctx),
                     py::arg("pool_type") = std::string(s->PoolType(ctx)));
   });
+  m.def("storage_reset_peak", [](int dev_type, int dev_id) {
+    py::gil_scoped_release nogil;
+    Engine::Get()->WaitForAll();
+    Storage::Get()->ResetPeak(MakeContext(dev_type, dev_id));
+  });
   m.def("release_all", [](int dev_type, int dev_id) {
     py::gil_scoped_release nogil;
     Engine::Get()->WaitForAll();

@@ -101,9 +101,11 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_CPU_TEMP_COPY", "int", "4", "",
        "Copies of the temp space (operator scratch memory, taken from the CPU storage pool) "
        "kept per CPU device. Operators using one copy run one at a time, so more copies let "
-       "more such operators run in parallel. A copy keeps blocks under 4 MiB between calls; "
-       "a larger block goes back to the storage pool when the call returns, so the copies "
-       "do not each hold the largest request ever made."},
+       "more such operators run in parallel. A copy keeps blocks under 4 MiB between calls. "
+       "Larger requests take a block shared by all copies of the device for the call: the "
+       "smallest free one that fits, or a new one; the device keeps at most "
+       "MXNET_CPU_WORKER_NTHREADS such blocks (the largest) between calls, so the copies do "
+       "not each hold the largest request ever made."},
       {"MXNET_GPU_TEMP_COPY", "int", "1", "",
        "As MXNET_CPU_TEMP_COPY, per GPU."},
       {"MXNET_ENFORCE_DETERMINISM", "bool", "0", "",
@@ -173,6 +175,35 @@ const std::vector<VarInfo>& AllVars() {
        "same deterministic operator with the same attributes to the same inputs, so each such "
        "expression is computed once; Executor.get_optimized_symbol shows the merged graph. Ops "
        "using random numbers or writing their inputs are never merged."},
+      {"MXNET_BACKWARD_DO_MIRROR", "int", "0", "",
+       "Mirroring (memonger): when not 0, training graphs (bind/simple_bind with gradients, "
+       "Module, and hybridized Gluon blocks, read when the graph is built) keep fewer forward "
+       "values for backward: the outputs of cheap deterministic operators (activations, "
+       "elementwise arithmetic, pooling, reshapes, ...) are freed after forward and recomputed "
+       "in backward from the values that are kept anyway (Convolution, FullyConnected, Concat "
+       "and SoftmaxOutput outputs, variables). Dropout, random operators and operators that "
+       "write their inputs (BatchNorm's moving statistics) are never recomputed. Saves memory "
+       "for some extra forward work; results are the same. A node attribute "
+       "force_mirroring='True' (__force_mirroring__) mirrors that node even when this is 0."},
+      {"MXNET_EXEC_BULK_EXEC_INFERENCE", "bool", "1", "",
+       "When 1, an inference run of a bound executor or of a hybridized block (CachedOp) "
+       "pushes its operators to the engine in bulks (see mx.engine.bulk): consecutive "
+       "synchronous operators on one device, up to the whole graph, become one engine task, "
+       "which saves the engine's per-operator cost. A bulk ends at an operator that cannot "
+       "join (asynchronous, another device, a copy). Ignored by NaiveEngine."},
+      {"MXNET_EXEC_BULK_EXEC_TRAIN", "bool", "1", "",
+       "When 1, training runs (forward with autograd recording or is_train, backward) of a "
+       "bound executor, a hybridized block and autograd's backward push their operators in "
+       "bulks of at most MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD / _BWD operators."},
+      {"MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN", "int", "15", "",
+       "Most operators in one bulk of a training run, forward and backward, unless "
+       "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD or _BWD says otherwise. 0 disables bulking."},
+      {"MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD", "int", "15", "",
+       "Most operators in one bulk of a training forward run; when unset, "
+       "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN."},
+      {"MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD", "int", "15", "",
+       "Most operators in one bulk of a backward run; when unset, "
+       "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN."},
       // ---- Subgraph backends ----
       {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
        "The subgraph backend Symbol.bind and simple_bind partition the graph with before "

@@ -32,6 +32,7 @@ class NaiveEngine final : public ThreadedEngine {
   }
 
  protected:
+  bool CanBulk() const override { return false; }  // every op runs at its push anyway
   void PushToExecute(OprBlock* b, bool /*pusher_thread*/) override {
     std::atomic<bool> done{false};
     b->done = &done;

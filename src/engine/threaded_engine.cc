@@ -86,6 +86,11 @@ void SetOprHooks(OprHook on_start, OprHook on_end) {
   g_end_hook.store(on_end, std::memory_order_release);
 }
 
+bool OprHooksInstalled() {
+  return g_start_hook.load(std::memory_order_relaxed) != nullptr ||
+         g_end_hook.load(std::memory_order_relaxed) != nullptr;
+}
+
 void SetNextOprDetail(std::shared_ptr<const OprDetail> detail) {
   tls_next_detail = std::move(detail);
 }
@@ -137,11 +142,13 @@ void ThreadedEngine::CheckContext(Context ctx, const char* opr_name) const {
 
 ThreadedOpr* ThreadedEngine::NewOpr(const VarHandle* const_vars, size_t num_const,
                                     const VarHandle* mutable_vars, size_t num_mutable,
-                                    FnProperty prop, const char* opr_name) {
+                                    FnProperty prop, const char* opr_name,
+                                    bool take_detail) {
   ThreadedOpr* opr = ObjectPool<ThreadedOpr>::New();
   opr->prop = prop;
   opr->opr_name = opr_name;
-  if (tls_next_detail) opr->detail = std::move(tls_next_detail);  // null unless profiling
+  // null unless profiling
+  if (take_detail && tls_next_detail) opr->detail = std::move(tls_next_detail);
   opr->refs.store(1, std::memory_order_relaxed);
   auto& cv = opr->const_vars;
   auto& mv = opr->mutable_vars;
@@ -213,6 +220,7 @@ void ThreadedEngine::PushAsync(AsyncFn exec_fun, Context exec_ctx,
                                const std::vector<VarHandle>& mutable_vars, FnProperty prop,
                                int priority, const char* opr_name, bool /*wait*/) {
   CheckContext(exec_ctx, opr_name);
+  FlushThreadBulk();
   ThreadedOpr* opr = NewOpr(const_vars.data(), const_vars.size(), mutable_vars.data(),
                             mutable_vars.size(), prop, opr_name);
   opr->fn = std::move(exec_fun);
@@ -224,6 +232,10 @@ void ThreadedEngine::PushSyncImpl(SyncFn exec_fn, Context exec_ctx,
                                   const std::vector<VarHandle>& mutable_vars, FnProperty prop,
                                   int priority, const char* opr_name) {
   CheckContext(exec_ctx, opr_name);
+  if (TryBulk(nullptr, &exec_fn, exec_ctx, const_vars.data(), const_vars.size(),
+              mutable_vars.data(), mutable_vars.size(), prop, priority)) {
+    return;
+  }
   ThreadedOpr* opr = NewOpr(const_vars.data(), const_vars.size(), mutable_vars.data(),
                             mutable_vars.size(), prop, opr_name);
   opr->sync_fn = std::move(exec_fn);
@@ -239,6 +251,10 @@ void ThreadedEngine::PushRawSync(RawSyncFn fn, Context exec_ctx, const VarHandle
   } catch (...) {
     if (fn.release != nullptr) fn.release(fn.state);
     throw;
+  }
+  if (TryBulk(&fn, nullptr, exec_ctx, const_vars, num_const, mutable_vars, num_mutable, prop,
+              priority)) {
+    return;
   }
   ThreadedOpr* opr =
       NewOpr(const_vars, num_const, mutable_vars, num_mutable, prop, opr_name);
@@ -258,6 +274,7 @@ OprHandle ThreadedEngine::NewOperator(AsyncFn fn, const std::vector<VarHandle>& 
 void ThreadedEngine::Push(OprHandle op, Context exec_ctx, int priority, bool /*profiling*/) {
   ThreadedOpr* opr = ThreadedOpr::Cast(op);
   CheckContext(exec_ctx, opr->opr_name);
+  FlushThreadBulk();
   opr->refs.fetch_add(1, std::memory_order_relaxed);
   PushBlock(opr, exec_ctx, priority);
 }
@@ -269,6 +286,7 @@ bool ThreadedEngine::DeleteVariableIfIdle(Context exec_ctx, VarHandle var) {
   // on the var any more (its owner is deleting it), so an idle host var is deleted here rather
   // than through a push, a worker hand-off and a completion for every array. Device memory and
   // vars with queued uses go through the queue, which orders the delete after those uses.
+  FlushThreadBulkUsing(var);  // a pending bulk of this thread that uses var: it runs first
   ThreadedVar* v = ThreadedVar::Cast(var);
   if (exec_ctx.dev_mask() != Context::kCPU || !v->IsIdle()) return false;
   v->ResetForReuse();
@@ -278,6 +296,7 @@ bool ThreadedEngine::DeleteVariableIfIdle(Context exec_ctx, VarHandle var) {
 
 void ThreadedEngine::DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) {
   CheckContext(exec_ctx, "DeleteVariable");
+  FlushThreadBulkUsing(var);
   if (DeleteVariableIfIdle(exec_ctx, var)) {
     if (delete_fn) {
       RunContext run_ctx;
@@ -463,6 +482,7 @@ void ThreadedEngine::RethrowFirstRaised() {
 }
 
 void ThreadedEngine::WaitForVar(VarHandle var) {
+  FlushThreadBulkUsing(var);
   ThreadedVar* v = ThreadedVar::Cast(var);
   if (v->HasPendingWrite()) {
     VarWaiter waiter;
@@ -480,6 +500,7 @@ void ThreadedEngine::WaitForAll() {
     LOG(FATAL) << "WaitForAll() was called from inside an operation running on " << Type()
                << "; it would wait for that operation itself";
   }
+  FlushThreadBulk();
   WaitForAllInternal();
   RethrowFirstRaised();
 }
@@ -494,6 +515,7 @@ void ThreadedEngine::Stop() {
     LOG(WARNING) << Type() << ": Stop() from inside an operation cannot wait for it; ignored";
     return;
   }
+  FlushThreadBulk();
   WaitForAllInternal();
   StopWorkers();
 }
@@ -506,6 +528,7 @@ void ThreadedEngine::NotifyShutdown() {
   if (shutdown_.exchange(true)) return;
   UnregisterForFork(this);
   if (InsideOp()) return;  // exit() from inside an op: the workers stay; nothing waits
+  FlushThreadBulk();
   StartWorkers();          // after a Stop(), queued work still needs them to finish
   WaitForAllInternal();
   workers_gone_.store(true, std::memory_order_release);  // later pushes run in their caller

@@ -36,6 +36,7 @@ constexpr int kMaxDevices = 64;
 
 struct ThreadedOpr;
 class ThreadedEngine;
+struct BulkState;
 
 /*! \brief One error raised by an op, shared by every var and op it reaches. */
 struct EngineError {
@@ -96,6 +97,9 @@ class ThreadedVar final : public Var {
   /*! \brief Content stamp: changes with every completed write and differs from every
    *  stamp any var had before (a global counter), so (stamp) names one state of one var. */
   uint64_t version();
+  /*! \brief A new content stamp, by the holder of the var's write grant (a bulk after each of
+   *  its ops: threaded_engine_bulk.cc). */
+  void NewVersion();
   void ResetForReuse();
   /*! \brief false: the var orders its users but never keeps an error (resources). */
   void set_keeps_errors(bool keeps) { keeps_errors_ = keeps; }
@@ -134,7 +138,8 @@ struct ThreadedOpr final : public Opr {
 /*! \brief The dependency engine; variants only decide where a ready op runs. */
 class ThreadedEngine : public Engine {
  public:
-  ~ThreadedEngine() override = default;
+  ThreadedEngine();
+  ~ThreadedEngine() override;
 
   void NotifyShutdown() override;
   void Stop() override;
@@ -162,6 +167,14 @@ class ThreadedEngine : public Engine {
   /*! \brief Raises dmlc::Error when called from inside an op of this engine. */
   void WaitForAll() override;
   void Throw(VarHandle var) override;
+  /*!
+   * \brief The calling thread's bulk size (threaded_engine_bulk.cc): while it is above 0,
+   * consecutive synchronous ops (all kNormal or all kCPUSmall, priority 0, one context) that
+   * this thread pushes are gathered into one pending op, pushed when it holds `size` ops, when
+   * this thread pushes an op that cannot join, waits for a var it uses, waits for all,
+   * deletes a var it uses or changes the size. Returns this thread's previous size.
+   */
+  int set_bulk_size(int size) override;
 
   /*! \brief One dependency of b was granted; runs or queues b when it was the last. */
   void OnDepReady(OprBlock* b) {
@@ -191,18 +204,34 @@ class ThreadedEngine : public Engine {
   void Deliver(const ErrorRef& ex);
   /*! \brief Rethrow the first unreported error since the last call; all become reported. */
   void RethrowFirstRaised();
+  /*! \brief False for engines that never bulk (NaiveEngine). */
+  virtual bool CanBulk() const { return true; }
 
  private:
   void Dispatch(OprBlock* b, bool pusher_thread);
-  /*! \brief An operation with deduplicated vars and no function yet. */
+  /*! \brief An operation with deduplicated vars and no function yet; take_detail: it gets
+   *  what SetNextOprDetail attached (else that stays for the next op). */
   ThreadedOpr* NewOpr(const VarHandle* const_vars, size_t num_const,
                       const VarHandle* mutable_vars, size_t num_mutable, FnProperty prop,
-                      const char* opr_name);
+                      const char* opr_name, bool take_detail = true);
   void ReleaseOpr(ThreadedOpr* opr);
   void CheckContext(Context ctx, const char* opr_name) const;
   void PushBlock(ThreadedOpr* opr, Context ctx, int priority);
   void Complete(OprBlock* b, std::exception_ptr raised, bool ran);
   static void OnCompleteStatic(Engine* engine, void* param, const dmlc::Error* error);
+  // ---- bulking (threaded_engine_bulk.cc) ----
+  /*! \brief Append the op to this thread's bulk when it may join one (true: taken; fn/raw
+   *  moved from); else push out a pending bulk of this thread and return false. */
+  bool TryBulk(RawSyncFn* raw, SyncFn* fn, Context ctx, const VarHandle* const_vars,
+               size_t num_const, const VarHandle* mutable_vars, size_t num_mutable,
+               FnProperty prop, int priority);
+  /*! \brief Push this thread's pending bulk when it is this engine's. */
+  void FlushThreadBulk();
+  /*! \brief Push this thread's pending bulk when it uses var. */
+  void FlushThreadBulkUsing(VarHandle var);
+  /*! \brief Push state's gathered ops as one op of this engine and empty it. */
+  void PushBulk(BulkState* state);
+  friend struct BulkState;
 
   std::atomic<int64_t> pending_ops_{0};
   std::atomic<int> all_waiters_{0};
@@ -215,6 +244,8 @@ class ThreadedEngine : public Engine {
   std::atomic<bool> workers_gone_{false};  // after shutdown every op runs in its caller
 };
 
+/*! \brief True while the profiler's operator hooks are installed (ops are then not bulked). */
+bool OprHooksInstalled();
 /*! \brief Return this thread's cached pool objects (worker threads call it when exiting). */
 void FlushThreadCaches();
 /*! \brief Hold the shared pool lists across fork() (after the engines have stopped). */

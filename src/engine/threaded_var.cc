@@ -143,6 +143,11 @@ uint64_t ThreadedVar::version() {
   return version_;
 }
 
+void ThreadedVar::NewVersion() {
+  std::lock_guard<common::SpinLock> lock(mu_);
+  version_ = NextVersion();
+}
+
 void ThreadedVar::ResetForReuse() {
   std::lock_guard<common::SpinLock> lock(mu_);
   num_pending_reads_ = 0;

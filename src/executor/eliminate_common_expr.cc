@@ -10,31 +10,16 @@
 #include "mxnet/op_attr_types.h"
 #include "nnvm/gradient.h"
 #include "nnvm/graph_json.h"
+#include "nnvm/mirror.h"
 #include "nnvm/node.h"
 #include "nnvm/op.h"
 
 namespace mxnet {
-namespace {
 
 using nnvm::NodeEntry;
 using nnvm::ObjectPtr;
 
-// Whether two nodes of one op may be merged: kernels whose result depends on more than the
-// inputs and attributes (random numbers, per-node state, inputs they write) may not.
-bool Mergeable(const nnvm::Op* op, const nnvm::NodeAttrs& attrs) {
-  static const auto& mutate = nnvm::Op::GetAttr<FMutateInputs>("FMutateInputs");
-  static const auto& writes = nnvm::Op::GetAttr<FWriteArguments>("FWriteArguments");
-  static const auto& ndfunc = nnvm::Op::GetAttr<FNDArrayFunction>("FNDArrayFunction");
-  static const auto& resources = nnvm::Op::GetAttr<FResourceRequest>("FResourceRequest");
-  if (mutate.contains(op) || writes.contains(op) || ndfunc.contains(op)) return false;
-  if (!attrs.subgraphs.empty()) return false;  // control flow: its graphs are not in the dict
-  if (resources.contains(op)) {
-    for (const ResourceRequest& r : resources[op](attrs)) {
-      if (r.type != ResourceRequest::kTempSpace) return false;
-    }
-  }
-  return true;
-}
+namespace {
 
 using InputKey = std::vector<std::pair<const nnvm::Node*, uint32_t>>;
 
@@ -51,7 +36,7 @@ bool MergeOnce(nnvm::Symbol* s) {
   std::map<InputKey, std::vector<ObjectPtr>> by_inputs;  // first nodes seen per input list
   std::unordered_map<const nnvm::Node*, ObjectPtr> replace;
   for (const ObjectPtr& n : order) {
-    if (n->is_variable() || n->inputs.empty() || !Mergeable(n->op(), n->attrs)) continue;
+    if (n->is_variable() || n->inputs.empty() || !nnvm::IsDeterministicOp(n->op(), n->attrs)) continue;
     std::vector<ObjectPtr>& seen = by_inputs[KeyOf(*n)];
     ObjectPtr same;
     for (const ObjectPtr& m : seen) {

@@ -2,6 +2,7 @@
 #include "executor/gradient_graph.h"
 
 #include "nnvm/gradient.h"
+#include "nnvm/mirror.h"
 
 namespace mxnet {
 namespace exec {
@@ -21,6 +22,7 @@ TrainingGraph BuildTrainingGraph(const nnvm::Symbol& sym, const nnvm::IndexedGra
     g.head_grads.emplace_back(nnvm::CreateVariableNode("head_grad" + std::to_string(i)), 0, 0);
   }
   std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(sym.outputs, xs, g.head_grads);
+  nnvm::MirrorBackward(sym.outputs, &grads);  // MXNET_BACKWARD_DO_MIRROR
   g.heads.insert(g.heads.end(), grads.begin(), grads.end());
   return g;
 }

@@ -11,6 +11,7 @@
 #include "executor/eliminate_common_expr.h"
 #include "executor/gradient_graph.h"
 #include "imperative/infer_storage_type.h"
+#include "imperative/bulk_exec.h"
 #include "executor/plan_memory.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
@@ -340,7 +341,21 @@ void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
   }
 }
 
-void Executor::Forward(bool is_train) { RunNodes(0, plan_->num_forward_nodes, is_train); }
+namespace {
+// As MXNet 1.9.1: a graph without backward runs as one bulk, a training graph in bulks of
+// MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD/_BWD ops; none while a monitor reads each output.
+int RunBulkSize(size_t num_forward_nodes, size_t num_nodes, bool monitored, bool forward) {
+  if (monitored) return 0;
+  if (num_forward_nodes == num_nodes) return imperative::BulkSizeInference(num_nodes);
+  return forward ? imperative::BulkSizeTrainForward() : imperative::BulkSizeTrainBackward();
+}
+}  // namespace
+
+void Executor::Forward(bool is_train) {
+  imperative::BulkScope bulk(RunBulkSize(plan_->num_forward_nodes, plan_->idx->num_nodes(),
+                                         monitor_ != nullptr, true));
+  RunNodes(0, plan_->num_forward_nodes, is_train);
+}
 
 void Executor::PartialForward(bool is_train, int step, int* step_left) {
   const uint32_t n = plan_->num_forward_nodes;
@@ -354,6 +369,8 @@ void Executor::PartialForward(bool is_train, int step, int* step_left) {
 
 void Executor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
   Plan& p = *plan_;
+  imperative::BulkScope bulk(
+      RunBulkSize(p.num_forward_nodes, p.idx->num_nodes(), monitor_ != nullptr, false));
   for (size_t i = 0; i < p.head_grad_entry.size(); ++i) {
     uint32_t e = p.head_grad_entry[i];
     if (e == kNoEntry) continue;

@@ -4,7 +4,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "imperative/bulk_exec.h"
 #include "imperative/autograd_info.h"
+#include "imperative/ndarray_function.h"
 #include "mxnet/imperative.h"
 #include "nnvm/gradient.h"
 
@@ -186,6 +188,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
   bool prev_training = set_is_training(is_train);
   std::vector<NDArray> results;
   try {
+    imperative::BulkScope bulk(imperative::BulkSizeTrainBackward());  // as MXNet 1.9.1
     std::unordered_map<const nnvm::Node*, std::vector<NDArray>> values;
     const std::vector<nnvm::ObjectPtr> grad_order = nnvm::TopoSort(grad_entries);
     // Reads of each entry by later nodes: a value is dropped after its last reader, so the
@@ -201,9 +204,21 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
     std::unordered_map<const nnvm::Node*, std::vector<NDArray>> targets;
     if (variables.empty() && !create_graph) targets = GradBufferTargets(grad_entries, x_infos, reads_left);
     std::vector<bool> unused;
+    // Without retain_graph the recorded graph is released anyway: its values move here, so
+    // that each can go back to the pool after its last reader (an op taking its inputs,
+    // _backward_CachedOp, even drops them while it runs).
+    const bool release = !retain_graph && !create_graph;
+    imperative::DonateInputsScope donate(release);
     for (const nnvm::ObjectPtr& n : grad_order) {
-      if (const AGInfo* info = AGInfo::Get(n)) {
-        std::vector<NDArray> vals = info->outputs;
+      if (AGInfo* info = AGInfo::Get(n)) {
+        std::vector<NDArray> vals;
+        if (release && !n->is_variable()) {
+          vals = std::move(info->outputs);
+          info->outputs.clear();
+          info->freed = true;
+        } else {
+          vals = info->outputs;
+        }
         if (create_graph) {
           for (uint32_t i = 0; i < vals.size(); ++i) vals[i].set_entry(nnvm::NodeEntry(n, i, 0));
         }
@@ -212,7 +227,12 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       }
       std::vector<NDArray> in_vals;
       in_vals.reserve(n->inputs.size());
-      for (const nnvm::NodeEntry& e : n->inputs) in_vals.push_back(values.at(e.node.get()).at(e.index));
+      for (const nnvm::NodeEntry& e : n->inputs) {
+        NDArray& v = values.at(e.node.get()).at(e.index);
+        in_vals.push_back(v);
+        // The last reader: the value lives on in in_vals only.
+        if (release && reads_left[e.node.get()][e.index] == 1) v = NDArray();
+      }
       std::vector<NDArray*> in_ptrs;
       for (NDArray& v : in_vals) in_ptrs.push_back(&v);
       std::vector<NDArray> outs;

@@ -1,6 +1,7 @@
 // CachedOp: building the forward + gradient graph of a symbol once, and the _CachedOp /
 // _backward_CachedOp operators that run it node by node through Imperative::Invoke.
 #include "imperative/cached_op.h"
+#include "imperative/bulk_exec.h"
 
 #include <algorithm>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "imperative/ndarray_function.h"
 #include "mxnet/op_attr_types.h"
 #include "nnvm/gradient.h"
+#include "nnvm/mirror.h"
 #include "nnvm/op.h"
 #include "nnvm/pass.h"
 #include "operator/subgraph/subgraph_property.h"
@@ -76,6 +78,7 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   // still runs forward, and backward raises that error.
   try {
     std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(sym_.outputs, xs, head_grads);
+    nnvm::MirrorBackward(sym_.outputs, &grads);  // MXNET_BACKWARD_DO_MIRROR
     heads_.insert(heads_.end(), grads.begin(), grads.end());
     has_backward_ = true;
   } catch (const dmlc::Error& e) {
@@ -187,6 +190,9 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
   std::vector<NDArray> ins, outs;
   std::vector<NDArray*> in_ptrs;
   std::vector<uint32_t> reads_left = begin < num_forward_nodes_ ? reads_fwd_ : reads_bwd_;
+  // The ops go to the engine in bulks (MXNET_EXEC_BULK_EXEC_*, bulk_exec.h).
+  imperative::BulkScope bulk(imperative::CachedOpBulkSize(
+      flags_, begin >= num_forward_nodes_, unused == &unused_infer_, end - begin));
   for (uint32_t nid = begin; nid < end; ++nid) {
     const auto& inode = idx[nid];
     if (inode.source->is_variable()) continue;
@@ -270,20 +276,35 @@ std::shared_ptr<const std::vector<std::vector<bool>>> CachedOp::UnusedInBackward
 
 void CachedOp::Backward(const std::vector<NDArray>& inputs, const std::vector<bool>* unused_grads,
                         std::vector<NDArray>* outputs) const {
+  std::vector<NDArray> taken(inputs);
+  Backward(&taken, unused_grads, outputs);
+}
+
+void CachedOp::Backward(std::vector<NDArray>* taken, const std::vector<bool>* unused_grads,
+                        std::vector<NDArray>* outputs) const {
   CHECK(has_backward_) << "CachedOp: the graph cannot be differentiated: " << no_backward_reason_;
+  std::vector<NDArray>& inputs = *taken;
   const size_t n_out = output_entries_.size(), n_in = input_entries_.size();
   CHECK_EQ(inputs.size(), n_out + n_in + saved_entries_.size())
       << "_backward_CachedOp: wrong number of inputs";
-  std::vector<NDArray> entries(idx_->num_node_entries());
-  for (size_t i = 0; i < n_out; ++i) {
-    if (head_grad_entries_[i] != kNoEntry) entries[head_grad_entries_[i]] = inputs[i];
-  }
-  for (size_t i = 0; i < n_in; ++i) entries[input_entries_[i]] = inputs[n_out + i];
   for (size_t i = 0; i < saved_entries_.size(); ++i) {
     CHECK(!inputs[n_out + n_in + i].is_none())
         << "CachedOp: backward needs the forward values, which were not kept (the forward ran "
         << "without autograd recording)";
-    entries[saved_entries_[i]] = inputs[n_out + n_in + i];
+  }
+  std::vector<NDArray> entries(idx_->num_node_entries());
+  auto take = [&inputs](size_t i) {
+    NDArray a = inputs[i];
+    inputs[i] = NDArray();
+    return a;
+  };
+  for (size_t i = 0; i < n_out; ++i) {
+    NDArray g = take(i);
+    if (head_grad_entries_[i] != kNoEntry) entries[head_grad_entries_[i]] = g;
+  }
+  for (size_t i = 0; i < n_in; ++i) entries[input_entries_[i]] = take(n_out + i);
+  for (size_t i = 0; i < saved_entries_.size(); ++i) {
+    entries[saved_entries_[i]] = take(n_out + n_in + i);
   }
   // The caller's arrays for the gradients (see FNDArrayFunction), where a node can write them.
   if (outputs->size() == grad_entries_.size()) {
@@ -448,11 +469,9 @@ NNVM_REGISTER_OP(_backward_CachedOp)
                                    return State(a).InferBackwardStorageType(dev_mask, mode, *in,
                                                                             out);
                                  })
-    .set_attr<FNDArrayFunctionSkip>(
-        "FNDArrayFunctionSkip",
-        [](const nnvm::NodeAttrs& a, const std::vector<NDArray>& in,
-           const std::vector<bool>* unused, std::vector<NDArray>* out) {
-          State(a).Backward(in, unused, out);
-        });
+    .set_attr<FNDArrayFunctionTake>(
+        "FNDArrayFunctionTake",
+        [](const nnvm::NodeAttrs& a, std::vector<NDArray>* in, const std::vector<bool>* unused,
+           std::vector<NDArray>* out) { State(a).Backward(in, unused, out); });
 
 }  // namespace mxnet

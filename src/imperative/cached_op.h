@@ -45,6 +45,11 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   // unused_grads (optional, one flag per input): gradients nobody reads, not computed.
   void Backward(const std::vector<NDArray>& inputs, const std::vector<bool>* unused_grads,
                 std::vector<NDArray>* outputs) const;
+  // The same, taking the inputs: each is reset to none here, and its value is dropped after
+  // its last reader in the gradient graph (forward values then go back to the pool while
+  // backward runs, where no one else holds them).
+  void Backward(std::vector<NDArray>* inputs, const std::vector<bool>* unused_grads,
+                std::vector<NDArray>* outputs) const;
   /*! \brief Shapes / dtypes of a _CachedOp node (all its outputs, hidden ones included). */
   bool InferShape(std::vector<TShape>* in, std::vector<TShape>* out) const;
   bool InferType(std::vector<int>* in, std::vector<int>* out) const;

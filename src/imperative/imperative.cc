@@ -26,6 +26,7 @@ namespace {
 constexpr size_t kSmallOpElements = 4096;
 
 thread_local bool tls_recording = false;
+thread_local bool tls_donate_inputs = false;
 
 // One queued kernel call: what the engine runs, recycled (with the capacity of its vectors)
 // so that dispatching a warm op allocates nothing here. The engine releases it after the run,
@@ -253,12 +254,20 @@ bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArr
                            std::vector<NDArray>* outputs, const std::vector<bool>* unused) {
   static const auto& fndarray = nnvm::Op::GetAttr<FNDArrayFunction>("FNDArrayFunction");
   static const auto& fskip = nnvm::Op::GetAttr<FNDArrayFunctionSkip>("FNDArrayFunctionSkip");
+  static const auto& ftake = nnvm::Op::GetAttr<FNDArrayFunctionTake>("FNDArrayFunctionTake");
+  const bool take = ftake.contains(attrs.op);
   const bool skip = fskip.contains(attrs.op);
-  if (!skip && !fndarray.contains(attrs.op)) return false;
+  if (!take && !skip && !fndarray.contains(attrs.op)) return false;
   std::vector<NDArray> in_vals;
-  for (NDArray* in : inputs) in_vals.push_back(in->Detach());
+  const bool donated = take && tls_donate_inputs && !tls_recording;
+  for (NDArray* in : inputs) {
+    in_vals.push_back(in->Detach());
+    if (donated) *in = NDArray();
+  }
   std::vector<NDArray> result = *outputs;
-  if (skip) {
+  if (take) {
+    ftake[attrs.op](attrs, &in_vals, unused, &result);
+  } else if (skip) {
     fskip[attrs.op](attrs, in_vals, unused, &result);
   } else {
     fndarray[attrs.op](attrs, in_vals, &result);
@@ -301,6 +310,12 @@ Imperative* Imperative::Get() {
   static Imperative inst;
   return &inst;
 }
+
+imperative::DonateInputsScope::DonateInputsScope(bool donate) : prev_(tls_donate_inputs) {
+  tls_donate_inputs = donate;
+}
+imperative::DonateInputsScope::~DonateInputsScope() { tls_donate_inputs = prev_; }
+bool imperative::DonateInputsScope::active() { return tls_donate_inputs; }
 
 bool Imperative::is_recording() const { return tls_recording; }
 bool Imperative::set_is_recording(bool v) { bool old = tls_recording; tls_recording = v; return old; }

@@ -15,40 +15,88 @@
 namespace mxnet {
 namespace resource {
 
-// One copy of a device's temp space: a Storage block that grows to the largest request seen.
-// Only the kernel holding var (written by the call) touches it, so it needs no lock.
-class TempSpace {
+// Large temp blocks of one device, shared by all its copies: a call takes the smallest
+// cached block that fits (or a new one) and gives it back when it returns. Blocks are not
+// given to the storage pool, which caches by exact size: the large requests (a
+// convolution's reordered tensors) come in many sizes, each of which the pool would then
+// hold. At most max_cached blocks stay, the largest; more are only taken while more
+// calls run at once.
+class LargeTempBlocks {
  public:
-  static constexpr size_t kKeepBytes = size_t{4} << 20;  // smaller blocks stay with the copy
-
-  explicit TempSpace(const Context& ctx) : ctx_(ctx), var_(Engine::Get()->NewResourceVariable()) {}
-  engine::Var* var() const { return var_; }
-  void* Get(size_t bytes) {
-    if (handle_.size < bytes || handle_.dptr == nullptr) {
-      if (handle_.dptr != nullptr) Storage::Get()->Free(handle_);
-      handle_ = Storage::Handle();
-      size_t rounded = (std::max<size_t>(bytes, 1) + kStorageAlign - 1) / kStorageAlign *
-                       kStorageAlign;
-      handle_ = Storage::Get()->Alloc(rounded, ctx_);
+  explicit LargeTempBlocks(size_t max_cached) : max_cached_(std::max<size_t>(max_cached, 1)) {}
+  Storage::Handle Take(size_t bytes, const Context& ctx) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto best = free_.end();
+      for (auto it = free_.begin(); it != free_.end(); ++it) {
+        if (it->size >= bytes && (best == free_.end() || it->size < best->size)) best = it;
+      }
+      if (best != free_.end()) {
+        Storage::Handle h = *best;
+        free_.erase(best);
+        return h;
+      }
     }
-    return handle_.dptr;
+    return Storage::Get()->Alloc(bytes, ctx);
   }
-  // A large block goes back to the storage pool between calls: each of the copies would
-  // otherwise keep the largest request any operator made of it (a ResNet's first
-  // convolution: hundreds of MB, held once per copy). The pool hands it to whatever asks
-  // next, this copy's next large request or an array. Host memory only: a GPU kernel may
-  // still be using its block when the call returns.
-  void ReleaseAfterCall() {
-    if (handle_.dptr == nullptr || handle_.size < kKeepBytes) return;
-    if (ctx_.dev_mask() != Context::kCPU) return;
-    Storage::Get()->Free(handle_);
-    handle_ = Storage::Handle();
+  void Give(const Storage::Handle& h) {
+    Storage::Handle drop;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      free_.push_back(h);
+      if (free_.size() <= max_cached_) return;
+      auto smallest = std::min_element(
+          free_.begin(), free_.end(),
+          [](const Storage::Handle& a, const Storage::Handle& b) { return a.size < b.size; });
+      drop = *smallest;
+      free_.erase(smallest);
+    }
+    Storage::Get()->DirectFree(drop);
   }
 
  private:
+  std::mutex mu_;
+  const size_t max_cached_;
+  std::vector<Storage::Handle> free_;
+};
+
+// One copy of a device's temp space: a Storage block that grows to the largest request seen
+// below kKeepBytes; larger requests take a block of the device's LargeTempBlocks for the
+// call. Only the kernel holding var (written by the call) touches it, so it needs no lock.
+class TempSpace {
+ public:
+  static constexpr size_t kKeepBytes = size_t{4} << 20;
+
+  TempSpace(const Context& ctx, LargeTempBlocks* large)
+      : ctx_(ctx), var_(Engine::Get()->NewResourceVariable()), large_(large) {}
+  engine::Var* var() const { return var_; }
+  void* Get(size_t bytes) {
+    bytes = (std::max<size_t>(bytes, 1) + kStorageAlign - 1) / kStorageAlign * kStorageAlign;
+    if (handle_.dptr != nullptr && handle_.size >= bytes) return handle_.dptr;
+    Release();
+    // Host memory only: a GPU kernel may still be using its block when the call returns.
+    large_block_ = bytes >= kKeepBytes && ctx_.dev_mask() == Context::kCPU;
+    handle_ = large_block_ ? large_->Take(bytes, ctx_) : Storage::Get()->Alloc(bytes, ctx_);
+    return handle_.dptr;
+  }
+  void ReleaseAfterCall() {
+    if (large_block_) Release();
+  }
+
+ private:
+  void Release() {
+    if (handle_.dptr == nullptr) return;
+    if (large_block_) large_->Give(handle_);
+    else Storage::Get()->Free(handle_);
+    handle_ = Storage::Handle();
+    large_block_ = false;
+  }
+
   Context ctx_;
   engine::Var* var_;
+  LargeTempBlocks* large_;
   Storage::Handle handle_;
+  bool large_block_{false};
 };
 
 }  // namespace resource
@@ -56,6 +104,7 @@ class TempSpace {
 namespace {
 
 struct DeviceTempSpaces {
+  std::unique_ptr<resource::LargeTempBlocks> large;
   std::vector<std::unique_ptr<resource::TempSpace>> copies;
   size_t next{0};
 };
@@ -92,8 +141,12 @@ Resource RequestResource(const Context& ctx, const ResourceRequest& req) {
   if (dev.copies.empty()) {
     int64_t n = env::GetInt(ctx.dev_mask() == Context::kGPU ? "MXNET_GPU_TEMP_COPY"
                                                            : "MXNET_CPU_TEMP_COPY");
+    // As many large blocks as ops usually run at once on the device: its worker threads.
+    const int64_t workers = env::GetInt("MXNET_CPU_WORKER_NTHREADS");
+    dev.large = std::make_unique<resource::LargeTempBlocks>(
+        static_cast<size_t>(std::max<int64_t>(workers, 1)));
     for (int64_t i = 0; i < std::max<int64_t>(n, 1); ++i) {
-      dev.copies.push_back(std::make_unique<resource::TempSpace>(ctx));
+      dev.copies.push_back(std::make_unique<resource::TempSpace>(ctx, dev.large.get()));
     }
   }
   resource::TempSpace* space = dev.copies[dev.next++ % dev.copies.size()].get();

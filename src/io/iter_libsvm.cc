@@ -1,4 +1,4 @@
-// LibSVMIter: zero-based LibSVM text ("label idx:value ..."), returned as DENSE batches.
+// LibSVMIter: zero-based LibSVM text ("label idx:value ..."), returned as csr batches.
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -103,6 +103,32 @@ void KeepByteRangePart(ExampleTable* table, const std::vector<size_t>& line_star
   table->KeepRows(begin, end);
 }
 
+/*! \brief MXNet 1.9.1's storage of LibSVM batches: the data is csr, and so is the label when
+ *  it has more than one value per row (one value per row stays dense). The rows are read
+ *  dense and each handed-out batch is converted. */
+class CsrBatchIter : public DataIter {
+ public:
+  CsrBatchIter(std::unique_ptr<DataIter> dense, bool csr_label)
+      : dense_(std::move(dense)), csr_label_(csr_label) {}
+
+  void BeforeFirst() override { dense_->BeforeFirst(); }
+  bool Next() override {
+    if (!dense_->Next()) return false;
+    data_ = CastStorage(dense_->Data(), kCSRStorage);
+    label_ = csr_label_ ? CastStorage(dense_->Label(), kCSRStorage) : dense_->Label();
+    return true;
+  }
+  const NDArray& Data() const override { return data_; }
+  const NDArray& Label() const override { return label_; }
+  const std::vector<uint64_t>& Index() const override { return dense_->Index(); }
+  int Pad() const override { return dense_->Pad(); }
+
+ private:
+  std::unique_ptr<DataIter> dense_;
+  bool csr_label_;
+  NDArray data_, label_;
+};
+
 DataIter* CreateLibSVMIter(const IterKwargs& kwargs) {
   LibSVMParam param;
   PrefetchParam prefetch;
@@ -141,8 +167,10 @@ DataIter* CreateLibSVMIter(const IterKwargs& kwargs) {
   auto loader = std::make_unique<TableBatchLoader>(
       std::move(table), param.batch_size,
       param.round_batch ? LastBatch::kRoundRobin : LastBatch::kPad);
-  return new PrefetchingDataIter(std::move(loader), prefetch.prefetch_buffer,
-                                 prefetch.dtype.has_value() ? prefetch.dtype.value() : kFloat32);
+  auto dense = std::make_unique<PrefetchingDataIter>(
+      std::move(loader), prefetch.prefetch_buffer,
+      prefetch.dtype.has_value() ? prefetch.dtype.value() : kFloat32);
+  return new CsrBatchIter(std::move(dense), param.label_shape.Size() > 1);
 }
 
 }  // namespace
@@ -150,9 +178,8 @@ DataIter* CreateLibSVMIter(const IterKwargs& kwargs) {
 MXNET_REGISTER_IO_ITER(LibSVMIter)
     .describe(
         "Returns the LibSVM iterator.\n\n"
-        "NOTE: MXNet returns the data (and a label read from ``label_libsvm``) in ``csr`` "
-        "storage; this library has no sparse storage, so batches are DENSE NDArrays of shape "
-        "(batch_size, data_shape[0]) holding the same values.\n\n"
+        "The data of each batch is a ``csr`` array of shape (batch_size, data_shape[0]); "
+        "the label is ``csr`` too when label_shape has more than one value, else dense.\n\n"
         "Lines are ``label index:value index:value ...`` with zero-based, ascending "
         "indices. Without ``label_libsvm`` the leading value of each line is the label; "
         "with it, the label rows are the features of the label file (its leading values "

@@ -28,21 +28,20 @@ std::string Text(const TShape& s) {
 }
 std::string Text(int t) { return t < 0 ? "None" : mxnet::DTypeName(t); }
 
-// "(2, 3)", "[2,3]", "(2,)", "()": MXNet's text form of a shape; a bare "5" is (5,), as
-// Variable(shape=5) writes it.
+// "(2, 3)", "[2,3]", "(2,)", "()": MXNet's text form of a shape; a bare "7" is (7,), as
+// MXNet reads the shape=7 of symbol.var.
 TShape ParseShapeAttr(const Node& var, const std::string& text) {
   std::vector<mxnet::dim_t> dims;
   size_t i = 0;
   auto skip = [&] { while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
   skip();
-  {
+  if (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '-')) {
     char* end = nullptr;
     const long long v = std::strtoll(text.c_str() + i, &end, 10);
-    if (end != text.c_str() + i) {
-      size_t j = end - text.c_str();
-      while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
-      if (j == text.size()) return ShapeFromLegacy(TShape({static_cast<mxnet::dim_t>(v)}));
-    }
+    while (*end != '\0' && std::isspace(static_cast<unsigned char>(*end))) ++end;
+    CHECK(*end == '\0') << "Variable " << var.attrs.name << ": attribute __shape__ expected a "
+                        << "shape such as (2, 3), given '" << text << "'";
+    return ShapeFromLegacy(TShape({static_cast<mxnet::dim_t>(v)}));
   }
   bool ok = i < text.size() && (text[i] == '(' || text[i] == '[');
   char close = ok && text[i] == '[' ? ']' : ')';

@@ -16,10 +16,13 @@ from .. import name as _name
 from ..base import InvalidConfigError, MXNetError
 from ..ndarray import NDArray
 from ..symbol import Symbol
+from ..symbol.numpy import SymbolicNumpyUnavailable
 from ._hybrid import (GraphRunner, _flatten, _formats_compatible, _gather_type_ctx_info,
                       _infer, _regroup)
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
 from .utils import HookHandle, _brief_print_list, _indent, shape_is_known
+from ..util import is_np_array
+from . import _np_mode
 
 __all__ = ['Block', 'HybridBlock', 'SymbolBlock']
 
@@ -365,6 +368,8 @@ class Block(object):
         out = self.forward(*args)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
+        if is_np_array():
+            _np_mode.check_all_np_ndarrays(out)
         return out
 
     def forward(self, *args):
@@ -608,6 +613,8 @@ class HybridBlock(Block):
         out = self._cached_op(*cargs)
         if isinstance(out, NDArray):
             out = [out]
+        if is_np_array():
+            out = _np_mode.to_np(list(out))
         return _regroup(list(out), self._out_format)
 
     def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
@@ -633,6 +640,7 @@ class HybridBlock(Block):
         self._cached_graph = ()
         self._cached_op = None
         self._cached_op_args = []
+        self._np_imperative = False
 
     def register_child(self, block, name=None):
         if not isinstance(block, HybridBlock):
@@ -742,6 +750,10 @@ class HybridBlock(Block):
         and MXNet 1.x. The block must have run hybridized once. The only input is named
         'data'; several are 'data0', 'data1', ..."""
         if not self._cached_graph:
+            if getattr(self, "_np_imperative", False):
+                raise MXNetError("export: %s runs imperatively under numpy semantics (its "
+                                 "hybrid_forward needs mx.sym.np, which this package does not "
+                                 "have yet), so it has no graph to export" % type(self).__name__)
             raise RuntimeError("Please first call block.hybridize() and then run forward with "
                                "this block at least once before calling export.")
         sym = self._cached_graph[1]
@@ -792,7 +804,17 @@ class HybridBlock(Block):
                                  'the ele.ctx in the input arguments to inspect their contexts. '
                                  'Find all contexts = {}'.format(contexts))
             with ctx:
-                return self._call_cached_op(x, *args)
+                if not getattr(self, "_np_imperative", False):
+                    try:
+                        return self._call_cached_op(x, *args)
+                    except SymbolicNumpyUnavailable as e:
+                        # hybrid_forward needs mx.sym.np, which does not exist yet: this
+                        # numpy-mode block runs imperatively (same results, no graph)
+                        self._clear_cached_op()
+                        self._np_imperative = True
+                        warnings.warn("%s: hybridized, but runs imperatively with mx.np arrays "
+                                      "(no graph, no export) because %s"
+                                      % (type(self).__name__, e), stacklevel=3)
         with ctx:
             try:
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}
@@ -801,7 +823,8 @@ class HybridBlock(Block):
                 for param in self.params.values():
                     param._finish_deferred_init()
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}
-            return self.hybrid_forward(ndarray, x, *args, **params)
+            return self.hybrid_forward(_np_mode.NUMPY_F if is_np_array() else ndarray, x, *args,
+                                       **params)
 
     def hybrid_forward(self, F, x, *args, **kwargs):
         """The computation, with F the operator namespace (mx.nd or mx.sym); override it."""

@@ -8,7 +8,7 @@ from .. import autograd, context, initializer, ndarray, symbol
 from ..base import InvalidConfigError, MXNetError
 from ..context import Context
 from .utils import _brief_print_list, _indent, shape_is_known
-from ..util import is_np_shape
+from ..util import is_np_shape, is_np_array
 
 __all__ = ['DeferredInitializationError', 'Parameter', 'Constant',
            'ParameterDict', 'tensor_types']
@@ -176,6 +176,8 @@ class Parameter(object):
                 data = data.astype(self.dtype, copy=False)
             else:
                 self.dtype = data.dtype
+        if getattr(data, 'stype', 'default') != self._stype:
+            data = data.tostype(self._stype)
         if isinstance(ctx, Context):
             ctx = [ctx]
         if self._data is None:
@@ -208,7 +210,8 @@ class Parameter(object):
                 "specify in_units, in_channels, etc for `Block`s." % (self.name, str(self.shape)))
         with autograd.pause():
             if data is None:
-                data = ndarray.zeros(shape=self.shape, dtype=self.dtype, ctx=context.cpu())
+                data = ndarray.zeros(shape=self.shape, dtype=self.dtype, ctx=context.cpu(),
+                                     stype=self._stype)
                 initializer.create(default_init)(
                     initializer.InitDesc(self.name, {'__init__': init}), data)
             self._init_impl(data, ctx)
@@ -222,18 +225,35 @@ class Parameter(object):
                 by_id.append(None)
             by_id[ctx.device_id] = i
         self._data = [data.copyto(ctx) for ctx in self._ctx_list]
+        if is_np_array():  # numpy mode: the parameter's arrays are mx.np arrays
+            self._data = [d.as_np_ndarray() for d in self._data]
         self._init_grad()
 
     def _init_grad(self):
         if self.grad_req == 'null':
             self._grad = None
             return
-        self._grad = [ndarray.zeros(shape=d.shape, dtype=d.dtype, ctx=d.context)
-                      for d in self._data]
+        if is_np_array():
+            self._grad = [ndarray.zeros(shape=d.shape, dtype=d.dtype, ctx=d.context).as_np_ndarray()
+                          for d in self._data]
+        else:
+            self._grad = [ndarray.zeros(shape=d.shape, dtype=d.dtype, ctx=d.context,
+                                        stype=self._grad_stype) for d in self._data]
         autograd.mark_variables(self._data, self._grad, self.grad_req)
 
     def _reduce(self):
-        """The average of the copies on every context, on cpu (what save() writes)."""
+        """The average of the copies on every context, on cpu (what save() writes); a
+        row_sparse parameter's whole value, pulled from its Trainer's KVStore."""
+        if self._stype != 'default':
+            if self._trainer is None:
+                raise RuntimeError("Cannot gather the value of Parameter '%s' (storage type %s) "
+                                   "when no Trainer is created with it." % (self.name, self._stype))
+            cpu = context.cpu()
+            out = ndarray.zeros(self.shape, dtype=self.dtype, ctx=cpu, stype='row_sparse')
+            self._trainer._row_sparse_pull(  # pylint: disable=protected-access
+                self, out, ndarray.arange(0, self.shape[0], dtype='int64', ctx=cpu),
+                full_idx=True)
+            return out
         copies = self.list_data()
         if len(copies) == 1:
             return copies[0].copyto(context.cpu())
@@ -297,21 +317,52 @@ class Parameter(object):
         for arr in self._data:
             arr[:] = data
 
-    def _check_dense(self, what):
-        if self._stype != 'default':
-            raise RuntimeError("Cannot return %s of Parameter '%s' via %s() because its "
-                               "storage type is %s." % ('copies' if what == 'list_data'
-                                                        else 'a copy', self.name, what,
-                                                        self._stype))
+    def _get_row_sparse(self, ctx, row_id):
+        """The copy on `ctx` (row_id's context when None; every copy when list) holding,
+        after a pull from the Trainer's KVStore, the rows `row_id` names."""
+        if not isinstance(row_id, ndarray.NDArray):
+            raise TypeError("row_id must have NDArray type, but %s is given" % type(row_id))
+        if not self._trainer:
+            raise RuntimeError("Cannot get row_sparse data for Parameter '%s' when no "
+                               "Trainer is created with it." % self.name)
+        results = self._check_and_get(self._data, row_id.context if ctx is None else ctx)
+        self._trainer._row_sparse_pull(self, results, row_id)  # pylint: disable=protected-access
+        return results
+
+    def row_sparse_data(self, row_id):
+        """The row_sparse parameter's copy on row_id's context, holding the rows `row_id`
+        names (pulled from the Trainer's KVStore)."""
+        if self._stype != 'row_sparse':
+            raise RuntimeError("Cannot return a copy of Parameter %s via row_sparse_data() "
+                               "because its storage type is %s. Please use data() instead."
+                               % (self.name, self._stype))
+        return self._get_row_sparse(None, row_id)
+
+    def list_row_sparse_data(self, row_id):
+        """The row_sparse parameter's copies on all contexts, each holding the rows `row_id`
+        names."""
+        if self._stype != 'row_sparse':
+            raise RuntimeError("Cannot return copies of Parameter '%s' on all contexts via "
+                               "list_row_sparse_data() because its storage type is %s. Please "
+                               "use data() instead." % (self.name, self._stype))
+        return self._get_row_sparse(list, row_id)
 
     def data(self, ctx=None):
-        """The parameter's array on `ctx` (the only one when there is one context)."""
-        self._check_dense('data')
+        """The parameter's array on `ctx` (the only one when there is one context); a
+        row_sparse parameter is read with `row_sparse_data` instead."""
+        if self._stype != 'default':
+            raise RuntimeError("Cannot return a copy of Parameter '%s' on ctx %s via data() "
+                               "because its storage type is %s. Please use row_sparse_data() "
+                               "instead." % (self.name, str(ctx), self._stype))
         return self._check_and_get(self._data, ctx)
 
     def list_data(self):
-        """The parameter's arrays on all its contexts, in order."""
-        self._check_dense('list_data')
+        """The parameter's arrays on all its contexts, in order (`list_row_sparse_data` for a
+        row_sparse parameter)."""
+        if self._stype != 'default':
+            raise RuntimeError("Cannot return copies of Parameter '%s' on all contexts via "
+                               "list_data() because its storage type is %s. Please use "
+                               "row_sparse_data() instead." % (self.name, self._stype))
         return self._check_and_get(self._data, list)
 
     def _check_has_grad(self):
@@ -536,7 +587,10 @@ class ParameterDict(object):
             if param.grad_req == 'null' or param._grad is None:  # pylint: disable=protected-access
                 continue
             for g in param.list_grad():
-                by_ctx[g.context].append(g)
+                if g.stype == 'default':
+                    by_ctx[g.context].append(g)
+                else:  # a sparse gradient becomes empty (no stored row)
+                    ndarray.zeros_like(g, out=g)
         for arrays in by_ctx.values():
             ndarray.reset_arrays(*arrays, num_arrays=len(arrays))
 

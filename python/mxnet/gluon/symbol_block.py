@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from .. import symbol
-from ..base import MXNetError
+from ..base import InvalidConfigError, MXNetError
 from ..ndarray import NDArray
 from ..symbol import Symbol
 from ._hybrid import _flatten, _infer, _regroup
@@ -65,9 +65,9 @@ class SymbolBlock(HybridBlock):
         for head in out:
             for node in head.get_internals():
                 if node.attr('__storage_type__') == _ROW_SPARSE:
-                    # an AssertionError, as MXNet 1.9.1 raises it
-                    raise AssertionError("SymbolBlock doesn't support Parameter '%s' because "
-                                         "its storage type is 'row_sparse'." % node.name)
+                    raise InvalidConfigError("SymbolBlock doesn't support Parameter '%s' "
+                                             "because its storage type is 'row_sparse'."
+                                             % node.name)
         out = symbol.Group(out) if len(out) > 1 else out[0]
 
         arg_names = out.list_arguments()

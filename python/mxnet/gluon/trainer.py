@@ -3,10 +3,15 @@
 Parameters on several contexts go through a KVStore (MXNet 1.9.1's rules): gradients are
 summed across contexts by pushpull; with update_on_kvstore the optimizer runs in the store and
 the new weights are pulled back, else each context's copy is updated with the summed gradient.
+
+Sparse parameters (MXNet 1.9.1's rules): a row_sparse weight always lives in a KVStore that
+runs the optimizer (update_on_kvstore); its copies hold the rows last asked for with
+`Parameter.row_sparse_data` (a row_sparse_pull). Row_sparse gradients of dense weights are
+pushed and pulled separately, and the weights updated on the workers (single machine).
 """
 from .. import optimizer as opt
 from ..base import InvalidConfigError
-from ..model import _create_kvstore
+from ..model import _create_kvstore, _create_sparse_kvstore
 from .parameter import Parameter, ParameterDict
 
 __all__ = ['Trainer']
@@ -30,6 +35,8 @@ class Trainer(object):
                              % type(params))
         self._params = []
         self._param2idx = {}
+        self._contains_sparse_weight = False
+        self._contains_sparse_grad = False
         for i, param in enumerate(params):
             if not isinstance(param, Parameter):
                 raise ValueError("First argument must be a list or dict of Parameters, "
@@ -37,6 +44,8 @@ class Trainer(object):
             self._param2idx[param.name] = i
             self._params.append(param)
             param._set_trainer(self)
+            self._contains_sparse_weight |= param._stype != 'default'
+            self._contains_sparse_grad |= param._grad_stype != 'default'
         self._compression_params = compression_params
         self._contexts = self._check_contexts()
         self._init_optimizer(optimizer, optimizer_params or {})
@@ -84,9 +93,41 @@ class Trainer(object):
         self._params_to_init = list(self._params)
 
     def _init_kvstore(self):
-        """Create the store and decide update_on_kvstore (MXNet 1.9.1's rules for dense
-        weights and gradients)."""
+        """Create the store and decide update_on_kvstore (MXNet 1.9.1's rules)."""
         config = self._kvstore_params
+        if self._contains_sparse_weight:
+            # row_sparse weights live in the store, which updates them; workers pull rows.
+            kvstore, update_on_kvstore = _create_sparse_kvstore(config['kvstore'])
+            self._distributed = 'dist' in kvstore.type
+            if config['update_on_kvstore'] is False:
+                raise ValueError("Cannot set update_on_kvstore=False when sparse weights "
+                                 "are present.")
+        elif self._contains_sparse_grad:
+            kvstore, update_on_kvstore = self._init_sparse_grad_kvstore(config)
+        else:
+            kvstore, update_on_kvstore = self._init_dense_kvstore(config)
+        self._finish_kvstore(kvstore, update_on_kvstore)
+
+    def _init_sparse_grad_kvstore(self, config):
+        """Dense weights with row_sparse gradients: one machine updates on the workers (the
+        gradients are pushed and pulled), a distributed store only on the store."""
+        kvstore, _ = _create_kvstore(config['kvstore'], len(self._contexts or []),
+                                     {param.name: param for param in self._params})
+        self._distributed = 'dist' in kvstore.type if kvstore else False
+        update_on_kvstore = self._distributed
+        if config['update_on_kvstore'] is not None:
+            if config['update_on_kvstore'] is False and self._distributed:
+                raise ValueError("Cannot set update_on_kvstore=False on dist kvstore "
+                                 "when sparse gradients are present.")
+            update_on_kvstore = config['update_on_kvstore']
+        if kvstore is not None and not hasattr(kvstore, 'row_sparse_pull'):
+            raise ValueError("Cannot use {} for multi-device training with sparse gradients"
+                             .format(type(kvstore)))
+        return kvstore, update_on_kvstore
+
+    def _init_dense_kvstore(self, config):
+        """Dense weights and gradients: only async distributed training forces
+        update_on_kvstore; a store without an optimizer forbids it."""
         kvstore, update_on_kvstore = _create_kvstore(
             config['kvstore'], len(self._contexts or []),
             {param.name: param for param in self._params})
@@ -103,6 +144,9 @@ class Trainer(object):
                 raise ValueError("Please set update_on_kvstore=False "
                                  "when training with {}".format(type(kvstore)))
             update_on_kvstore = False
+        return kvstore, update_on_kvstore
+
+    def _finish_kvstore(self, kvstore, update_on_kvstore):
         if kvstore:
             if self._compression_params:
                 kvstore.set_gradient_compression(self._compression_params)
@@ -124,9 +168,12 @@ class Trainer(object):
                 if param._deferred_init:
                     pending.append(param)
                 else:
-                    arrays = param.list_data()
+                    arrays = param._check_and_get(param._data, list)
                     idx = self._param2idx[param.name]
-                    self._kvstore.broadcast(idx, arrays[0], arrays)
+                    if param._stype != 'default':
+                        self._kvstore.init(idx, arrays[0])
+                    else:
+                        self._kvstore.broadcast(idx, arrays[0], arrays)
         self._params_to_init = pending
 
     def _prepare(self):
@@ -146,6 +193,19 @@ class Trainer(object):
     def set_learning_rate(self, lr):
         """Sets the optimizer's learning rate (an error when an lr_scheduler drives it)."""
         self._optimizer.set_learning_rate(lr)
+
+    def _row_sparse_pull(self, parameter, out, row_id, full_idx=False):
+        """Pulls the rows `row_id` of `parameter` from the store into `out` (an array or a
+        list); `full_idx` (every row) pulls the whole value where the store is local."""
+        self._prepare()
+        idx = self._param2idx[parameter.name]
+        if full_idx and 'dist' not in self._kvstore.type:
+            if row_id.size != out.shape[0]:
+                raise ValueError("full_idx pull of Parameter '%s': %d row ids for %d rows"
+                                 % (parameter.name, row_id.size, out.shape[0]))
+            self._kvstore.pull(idx, out=out, priority=-idx, ignore_sparse=False)
+        else:
+            self._kvstore.row_sparse_pull(idx, out=out, row_ids=row_id, priority=-idx)
 
     def _check_and_rescale_grad(self, scale):
         if self._update_on_kvstore and self._distributed and self._kv_initialized:
@@ -181,6 +241,15 @@ class Trainer(object):
         for i, param in enumerate(self._params):
             if param.grad_req == 'null':
                 continue
+            grads = param.list_grad()
+            if grads[0].stype != 'default':
+                # sparse gradients: push; dense weights pull back the updated weights (or the
+                # summed gradients); row_sparse weights are pulled by row_sparse_data.
+                self._kvstore.push(i, grads, priority=-i)
+                if param._stype == 'default':
+                    pulled = param.list_data() if self._update_on_kvstore else grads
+                    self._kvstore.pull(i, pulled, priority=-i, ignore_sparse=self._distributed)
+                continue
             # update_on_kvstore: push gradients, pull the updated weights; else the summed
             # gradient comes back into every context's gradient.
             if self._update_on_kvstore:
@@ -209,7 +278,7 @@ class Trainer(object):
             if param.grad_req == 'null':
                 continue
             if not ignore_stale_grad:
-                for data in param.list_data():
+                for data in param._check_and_get(param._data, list):
                     if not data._fresh_grad:
                         raise UserWarning(
                             "Gradient of Parameter `%s` on context %s has not been updated by "

@@ -9,7 +9,8 @@ import weakref
 import numpy as np
 
 from .. import ndarray
-from ..util import is_np_shape
+from ..util import is_np_shape, is_np_array
+from .. import numpy as _mx_np
 
 __all__ = ['split_data', 'split_and_load', 'clip_global_norm',
            'check_sha1', 'download', 'replace_file']
@@ -26,8 +27,10 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
             "uneven partitioning of data." % (str(data.shape), num_slice, batch_axis, num_slice))
     step, extra = divmod(size, num_slice)
     bounds = np.cumsum([0] + [step + 1] * extra + [step] * (num_slice - extra))
-    if batch_axis == 0:
-        return [data[int(bounds[i]):int(bounds[i + 1])] for i in range(num_slice)]
+    if batch_axis == 0 or is_np_array():  # basic slicing keeps mx.np arrays mx.np arrays
+        lead = (slice(None),) * batch_axis
+        return [data[lead + (slice(int(bounds[i]), int(bounds[i + 1])),)]
+                for i in range(num_slice)]
     return [ndarray.slice_axis(data, axis=batch_axis, begin=int(bounds[i]), end=int(bounds[i + 1]))
             for i in range(num_slice)]
 
@@ -36,7 +39,7 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     """Splits `data` (an NDArray or anything `nd.array` takes) into one slice per context
     and copies each slice to its context."""
     if not isinstance(data, ndarray.NDArray):
-        data = ndarray.array(data, ctx=ctx_list[0])
+        data = (_mx_np.array if is_np_array() else ndarray.array)(data, ctx=ctx_list[0])
     if len(ctx_list) == 1:
         return [data.as_in_context(ctx_list[0])]
     slices = split_data(data, len(ctx_list), batch_axis, even_split)
@@ -51,8 +54,11 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     ctx = arrays[0].context
     squares = []
     for arr in arrays:
-        flat = arr.reshape((-1,))
-        squares.append(ndarray.dot(flat, flat).as_in_context(ctx))
+        if arr.stype == 'default':
+            flat = arr.reshape((-1,))
+            squares.append(ndarray.dot(flat, flat).as_in_context(ctx))
+        else:  # sparse arrays have no flat view; their norm reads the stored values
+            squares.append(ndarray.square(arr.norm()).as_in_context(ctx))
     total_norm = ndarray.sqrt(ndarray.add_n(*squares))
     if check_isfinite and not np.isfinite(total_norm.asscalar()):
         warnings.warn(UserWarning('nan or inf is detected. Clipping results will be undefined.'),

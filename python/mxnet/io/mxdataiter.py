@@ -8,7 +8,7 @@ import numpy as np
 
 from ..base import _LIB, check_call, c_str_array, py_str, mx_uint
 from ..base import DataIterHandle, DataIterCreatorHandle, NDArrayHandle
-from ..ndarray import NDArray
+from ..ndarray.sparse import _ndarray_cls
 from .io import DataIter, DataBatch, DataDesc
 
 __all__ = ['MXDataIter']
@@ -75,12 +75,12 @@ class MXDataIter(DataIter):
     def getdata(self):
         hdl = NDArrayHandle()
         check_call(_LIB.MXDataIterGetData(self.handle, ctypes.byref(hdl)))
-        return NDArray(hdl)
+        return _ndarray_cls(hdl)
 
     def getlabel(self):
         hdl = NDArrayHandle()
         check_call(_LIB.MXDataIterGetLabel(self.handle, ctypes.byref(hdl)))
-        return NDArray(hdl)
+        return _ndarray_cls(hdl)
 
     def getindex(self):
         index_data = ctypes.POINTER(ctypes.c_uint64)()

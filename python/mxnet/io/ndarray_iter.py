@@ -5,10 +5,16 @@ import numpy as np
 
 from .io import DataBatch, DataDesc, DataIter
 from ..ndarray import NDArray, array, concat, tile
+from ..ndarray.sparse import CSRNDArray, csr_matrix
 
 __all__ = ['NDArrayIter']
 
 _LAST_BATCH_HANDLES = ('pad', 'discard', 'roll_over')
+
+
+def _is_scipy_csr(value):
+    return type(value).__module__.startswith('scipy.sparse') and \
+        getattr(value, 'format', None) == 'csr'
 
 
 def _named_arrays(data, allow_empty, default_name):
@@ -31,7 +37,9 @@ def _named_arrays(data, allow_empty, default_name):
                         "a list of them or dict with them as values")
     named = []
     for name, value in data.items():
-        if not isinstance(value, NDArray):
+        if _is_scipy_csr(value):
+            value = csr_matrix(value)
+        elif not isinstance(value, NDArray):
             try:
                 value = array(value)
             except Exception:
@@ -47,7 +55,8 @@ class NDArrayIter(DataIter):
     `last_batch_handle` decides what happens to a last, incomplete batch: 'pad' fills it
     with samples from the start (`pad` says how many), 'discard' drops it, 'roll_over' keeps
     it for the first batch of the next epoch. `shuffle` permutes the samples (numpy's
-    global generator) at every reset.
+    global generator) at every reset. CSRNDArrays (and scipy csr matrices) give csr batches
+    and need last_batch_handle='discard', as in MXNet 1.9.1.
     """
 
     def __init__(self, data, label=None, batch_size=1, shuffle=False,
@@ -59,6 +68,10 @@ class NDArrayIter(DataIter):
                              % (', '.join(_LAST_BATCH_HANDLES), last_batch_handle))
         self.data = _named_arrays(data, allow_empty=False, default_name=data_name)
         self.label = _named_arrays(label, allow_empty=True, default_name=label_name)
+        if last_batch_handle != 'discard' and \
+                any(isinstance(v, CSRNDArray) for _, v in self.data + self.label):
+            raise NotImplementedError("`NDArrayIter` only supports ``CSRNDArray`` with "
+                                      "`last_batch_handle` set to `discard`.")
         self.layout = layout
         # The first data array sets the sample count; longer arrays are read up to it, as
         # MXNet 1.9.1 reads them.
@@ -127,7 +140,8 @@ class NDArrayIter(DataIter):
     def _slice(self, named, start=0, end=None):
         end = self.num_data if end is None else end
         axis = self.layout.find('N')
-        return [value.slice_axis(axis=axis, begin=start, end=end) for _, value in named]
+        return [value[start:end] if isinstance(value, CSRNDArray)
+                else value.slice_axis(axis=axis, begin=start, end=end) for _, value in named]
 
     def _concat(self, first, second):
         if not first or not second:
@@ -173,5 +187,12 @@ class NDArrayIter(DataIter):
 
     def _shuffle_data(self):
         np.random.shuffle(self.idx)
-        self.data = [(k, array(v.asnumpy()[self.idx], v.context)) for k, v in self.data]
-        self.label = [(k, array(v.asnumpy()[self.idx], v.context)) for k, v in self.label]
+        self.data = [(k, _take_rows(v, self.idx)) for k, v in self.data]
+        self.label = [(k, _take_rows(v, self.idx)) for k, v in self.label]
+
+
+def _take_rows(value, idx):
+    """The samples `idx` of value, in that order, with value's storage type and context."""
+    if isinstance(value, CSRNDArray):
+        return csr_matrix(value.asscipy()[idx], ctx=value.context)
+    return array(value.asnumpy()[idx], value.context)

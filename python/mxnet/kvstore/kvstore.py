@@ -120,6 +120,9 @@ class KVStore(KVStoreBase):
         fn = _LIB.MXKVStorePullRowSparseEx if use_str else _LIB.MXKVStorePullRowSparse
         check_call(fn(self.handle, ctypes.c_uint(len(keys)), _c_keys(keys, use_str),
                       _c_handles(outs), _c_handles(rids), ctypes.c_int(priority)))
+        if first_out is not out:  # one row_ids for every output: the others copy the first
+            for other in out[1:]:
+                out[0].copyto(other)
 
     def set_gradient_compression(self, compression_params):
         """Compress pushed gradients: {'type': '2bit', 'threshold': 0.5}. Available for

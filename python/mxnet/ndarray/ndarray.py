@@ -460,18 +460,24 @@ def _normalize_axes(axes, ndim, what):
     return out
 
 
-def moveaxis(tensor, source, destination):
-    """Move axes (an int or a list of ints) of an array to new positions; the others keep
-    their order."""
-    src = _normalize_axes(source, tensor.ndim, "source")
-    dst = _normalize_axes(destination, tensor.ndim, "destination")
+def _moveaxis_order(ndim, source, destination):
+    """The transpose order that moves axes source to positions destination (the others keep
+    their order)."""
+    src = _normalize_axes(source, ndim, "source")
+    dst = _normalize_axes(destination, ndim, "destination")
     if len(src) != len(dst):
         raise ValueError("moveaxis: `source` and `destination` arguments must have the same "
                          "number of elements")
-    order = [n for n in range(tensor.ndim) if n not in src]
+    order = [n for n in range(ndim) if n not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return _op.transpose(tensor, axes=tuple(order))
+    return tuple(order)
+
+
+def moveaxis(tensor, source, destination):
+    """Move axes (an int or a list of ints) of an array to new positions; the others keep
+    their order."""
+    return _op.transpose(tensor, axes=_moveaxis_order(tensor.ndim, source, destination))
 
 
 def histogram(a, bins=10, range=None):  # pylint: disable=redefined-builtin

@@ -18,5 +18,6 @@ for _name in _symbol_mod.__all__:
 op.__all__ = sorted(n for n in dir(op) if not n.startswith("_"))
 from . import sparse  # noqa: E402
 sparse._populate(_this, _internal)
+from .numpy import np, npx  # noqa: E402  (placeholders: see symbol/numpy.py)
 
 __all__ = op.__all__ + _symbol_mod.__all__ + ["contrib", "linalg", "random", "image", "sparse"]

@@ -54,6 +54,17 @@ std::vector<std::string> FCInputNames(const NodeAttrs& attrs) {
   return {"data", "weight", "bias"};
 }
 
+// The bias is (num_hidden,), or (num_hidden, 1) when given so (MXNet 1.9.1 accepts both).
+void AssignBiasShape(const NodeAttrs& attrs, const FullyConnectedParam& p, TShape* slot,
+                     bool is_input) {
+  if (*slot == TShape{p.num_hidden, 1}) return;
+  if (is_input) {
+    AssignInputShape(attrs, 2, slot, TShape{p.num_hidden});
+  } else {
+    AssignShape(attrs, "bias", slot, TShape{p.num_hidden});
+  }
+}
+
 bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
   const TShape& d = (*in)[0];
@@ -64,7 +75,7 @@ bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape
     dim_t cols = 1;
     for (int k = p.flatten ? 1 : d.ndim() - 1; k < d.ndim(); ++k) cols = cols < 0 || d[k] < 0 ? -1 : cols * d[k];
     if (cols >= 0) AssignInputShape(attrs, 1, &(*in)[1], TShape{p.num_hidden, cols});
-    if (!p.no_bias) AssignInputShape(attrs, 2, &(*in)[2], TShape{p.num_hidden});
+    if (!p.no_bias) AssignBiasShape(attrs, p, &(*in)[2], true);
     TShape o = d;
     if (p.flatten) o = TShape{d[0], p.num_hidden};
     else o[d.ndim() - 1] = p.num_hidden;
@@ -80,7 +91,7 @@ bool FCShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape
                         << ": data must have at least one axis, given a scalar";
   const FCDims dims(p, d);
   AssignInputShape(attrs, 1, &(*in)[1], TShape{p.num_hidden, dims.cols});
-  if (!p.no_bias) AssignInputShape(attrs, 2, &(*in)[2], TShape{p.num_hidden});
+  if (!p.no_bias) AssignBiasShape(attrs, p, &(*in)[2], true);
   TShape o;
   if (p.flatten) {
     o = TShape{d[0], p.num_hidden};
@@ -190,7 +201,7 @@ bool FCBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vecto
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
   AssignShape(attrs, "data", &(*out)[0], (*in)[1]);
   AssignShape(attrs, "weight", &(*out)[1], (*in)[2]);
-  if (!p.no_bias) AssignShape(attrs, "bias", &(*out)[2], TShape{p.num_hidden});
+  if (!p.no_bias) AssignBiasShape(attrs, p, &(*out)[2], false);
   return (*out)[0].IsKnown() && (*out)[1].IsKnown();
 }
 
@@ -226,8 +237,8 @@ NNVM_REGISTER_OP(FullyConnected)
 With ``flatten`` set, data of shape (batch, x1, ..., xn) is first seen as (batch, x1*...*xn);
 weight has shape (num_hidden, x1*...*xn) and the output (batch, num_hidden). Without it, the
 transformation applies to the last axis: data (x1, ..., xn, input_dim), weight
-(num_hidden, input_dim), output (x1, ..., xn, num_hidden). bias has shape (num_hidden,) and is
-absent when ``no_bias`` is set.
+(num_hidden, input_dim), output (x1, ..., xn, num_hidden). bias has shape (num_hidden,) (or
+(num_hidden, 1)) and is absent when ``no_bias`` is set.
 )doc")
     .set_num_inputs(FCNumInputs)
     .set_num_outputs(1)

@@ -159,6 +159,13 @@ MXNET_REGISTER_BINARY_(elemwise_mul, mul, MulGrad, false, "Multiplies arguments 
                        "_mul", "_Mul");
 MXNET_REGISTER_BINARY_(elemwise_div, div, DivGrad, false, "Divides arguments element-wise.",
                        "_div", "_Div");
+// With a row_sparse lhs only lhs's stored rows are divided (MXNet 1.9.1's scatter form).
+static bool __reg__scatter_elemwise_div [[maybe_unused]] = (SetScatterDivAttrs(
+    RegisterBinary<mshadow_op::div>(::nnvm::Op::Register("_scatter_elemwise_div"),
+                                    "Divides arguments element-wise. If lhs is row_sparse, only "
+                                    "its stored rows are computed: the output is row_sparse with "
+                                    "lhs's rows; otherwise it is elemwise_div.",
+                                    DivGrad, false)), true);
 
 // Broadcasting forms.
 MXNET_REGISTER_BINARY_(broadcast_add, plus, AddGrad, true,

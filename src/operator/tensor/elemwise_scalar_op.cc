@@ -105,8 +105,9 @@ MXNET_SCALAR_GRAD_(GradHypot, Mul(n, g, Div(n, x, y)))
 
 // ---------------------------------------------------------------- registration
 std::vector<std::pair<int, int>> InplaceInOut(const NodeAttrs&) { return {{0, 0}}; }
+using StorageAttrs = nnvm::Op& (*)(nnvm::Op&);
 bool RegisterScalar(const char* name, const char* alias, const char* doc, FCompute fcompute,
-                    GradFn grad) {
+                    GradFn grad, StorageAttrs storage = SetZeroPreservingAttrs) {
   nnvm::Op& reg = nnvm::Op::Register(name);
   reg.describe(doc)
       .set_num_inputs(1)
@@ -118,9 +119,9 @@ bool RegisterScalar(const char* name, const char* alias, const char* doc, FCompu
       .set_attr<FInferType>("FInferType", ScalarType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceInOut)
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
-      .set_attr<FCompute>("FCompute<cpu>", fcompute)
-      .add_alias(alias);
-  SetZeroPreservingAttrs(reg);
+      .set_attr<FCompute>("FCompute<cpu>", fcompute);
+  if (alias != nullptr) reg.add_alias(alias);
+  storage(reg);
   if (grad != nullptr) {
     reg.set_attr<FGradient>("FGradient", grad);
   } else {
@@ -177,6 +178,18 @@ MXNET_SCALAR_(_logical_or_scalar, "_LogicalOrScalar", logical_or, nullptr,
               "Logical OR of each element with the scalar (non-zero is true), as 1 or 0.");
 MXNET_SCALAR_(_logical_xor_scalar, "_LogicalXorScalar", logical_xor, nullptr,
               "Logical XOR of each element with the scalar (non-zero is true), as 1 or 0.");
+
+// Scatter forms (MXNet 1.9.1): a sparse input keeps its storage; only stored values change.
+const bool reg_scatter_plus_ [[maybe_unused]] = RegisterScalar(
+    "_scatter_plus_scalar", nullptr,
+    "Adds a scalar to each element; of a row_sparse or csr input only the stored values (the "
+    "output keeps the input's storage and positions).",
+    ScalarCompute<mshadow_op::plus>, GradPass, SetScatterScalarAttrs);
+const bool reg_scatter_minus_ [[maybe_unused]] = RegisterScalar(
+    "_scatter_minus_scalar", nullptr,
+    "Subtracts a scalar from each element; of a row_sparse or csr input only the stored values "
+    "(the output keeps the input's storage and positions).",
+    ScalarCompute<mshadow_op::minus>, GradPass, SetScatterScalarAttrs);
 
 #undef MXNET_SCALAR_
 #undef MXNET_RSCALAR_

@@ -4,6 +4,7 @@
 
 #include "operator/tensor/index_blocks.h"
 #include "operator/tensor/matrix_op_common.h"
+#include "operator/tensor/sparse_ops.h"
 
 namespace mxnet {
 namespace op {
@@ -104,6 +105,38 @@ void TakeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBl
   GatherBlocks(out[0].type_flag_, in[0].dptr_, off, block, out[0].dptr_, req[0]);
 }
 
+// take(csr, indices, axis=0) with mode 'clip' or 'wrap' gives a csr array (MXNet 1.9.1);
+// other sparse cases fall back to the dense kernel.
+bool TakeStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,
+                 std::vector<int>* out) {
+  const TakeParam& p = Param<TakeParam>(attrs);
+  if ((*in)[0] == kDefaultStorage && (*in)[1] == kDefaultStorage) {
+    (*out)[0] = kDefaultStorage;
+    *mode = DispatchMode::kFCompute;
+  } else if ((*in)[0] == kCSRStorage && (*in)[1] == kDefaultStorage && p.axis == 0 &&
+             p.mode != take_mode::kRaise) {
+    (*out)[0] = kCSRStorage;
+    *mode = DispatchMode::kFComputeEx;
+  } else {
+    *mode = DispatchMode::kFComputeFallback;
+  }
+  return true;
+}
+
+void TakeCsrCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
+                    const std::vector<OpReqType>& req, const std::vector<NDArray>& outs) {
+  if (req[0] == kNullOp) return;
+  CHECK_NE(req[0], kAddTo) << "Operator " << attrs.op->name
+                           << ": req 'add' is not supported for a csr output";
+  std::vector<int64_t> rows = ReadIndices(in[1].data());
+  const int64_t n = in[0].shape()[0];
+  CheckNonEmptyAxis(attrs, n, rows.size());
+  for (int64_t& r : rows) r = MapIndex(attrs, r, n, Param<TakeParam>(attrs).mode);
+  NDArray out = DistinctOutput(outs[0], in);
+  TakeCsrRows(in[0], rows, out);
+  if (out.chunk_id() != outs[0].chunk_id()) CastStorageSync(out, outs[0]);
+}
+
 // _take_grad(ograd, indices, like): zeros shaped like `like`, each taken block summed back.
 bool TakeGradShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
   const TShape& like = (*in)[2];
@@ -148,6 +181,8 @@ NNVM_REGISTER_OP(take)
     .set_attr<FInferShape>("FInferShape", TakeShape)
     .set_attr<FInferType>("FInferType", TakeType)
     .set_attr<FCompute>("FCompute<cpu>", TakeCompute)
+    .set_attr<FInferStorageType>("FInferStorageType", TakeStorage)
+    .set_attr<FComputeEx>("FComputeEx<cpu>", TakeCsrCompute)
     .set_attr<FGradient>("FGradient", [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {
       return std::vector<NodeEntry>{
           GradNode(n, "_take_grad", {og[0], n->inputs[1], n->inputs[0]}, TakeDict(n->attrs)),

@@ -27,6 +27,12 @@ bool ZeroPreservingStorage(const NodeAttrs& attrs, int dev_mask, DispatchMode* m
 void StoredValuesCompute(const NodeAttrs& attrs, const OpContext& ctx,
                          const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
                          const std::vector<NDArray>& out);
+/*! \brief _scatter_plus_scalar / _scatter_minus_scalar: a sparse input keeps its storage and
+ *  positions, the dense kernel maps the stored values only (even where f(0) != 0). */
+nnvm::Op& SetScatterScalarAttrs(nnvm::Op& op);
+/*! \brief _scatter_elemwise_div: a row_sparse lhs gives a row_sparse output with lhs's rows
+ *  (divided by rhs's, which may be dense, row_sparse or csr). */
+nnvm::Op& SetScatterDivAttrs(nnvm::Op& op);
 /*! \brief A same-shape binary op with f(0, 0) == 0 (maximum, minimum, hypot): two row_sparse
  *  (csr) inputs give a row_sparse (csr) output over the rows (positions) either stores, its
  *  dense kernel run on them. */
@@ -51,6 +57,10 @@ void DotBackwardCsr(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
 /*! \brief Rows [row_begin, row_begin + out rows) and columns [col_begin, col_begin + out
  *  cols) of the csr array in, written into the csr array out. */
 void SliceCsr(const NDArray& in, const NDArray& out, index_t row_begin, index_t col_begin);
+
+/*! \brief Rows `rows` (in range, any order, repeats allowed) of the csr array in, stacked
+ *  into the csr array out (take along axis 0). */
+void TakeCsrRows(const NDArray& in, const std::vector<int64_t>& rows, const NDArray& out);
 
 /*! \brief out (row_sparse, the input's rows, one column) = sum over axis 1 of the squares
  *  of the row_sparse array in. */

@@ -44,6 +44,29 @@ void SliceCsr(const NDArray& in, const NDArray& out, index_t row_begin, index_t 
   });
 }
 
+void TakeCsrRows(const NDArray& in, const std::vector<int64_t>& rows, const NDArray& out) {
+  const dim_t n = static_cast<dim_t>(rows.size());
+  const bool any = in.storage_initialized();
+  const int64_t* indptr = any ? in.aux_data(csr::kIndPtr).dptr<int64_t>() : nullptr;
+  std::vector<int64_t> out_ptr(n + 1, 0);
+  for (dim_t r = 0; r < n; ++r) {
+    out_ptr[r + 1] = out_ptr[r] + (any ? indptr[rows[r] + 1] - indptr[rows[r]] : 0);
+  }
+  out.CheckAndAlloc({TShape({n + 1}), TShape({static_cast<dim_t>(out_ptr[n])})});
+  std::memcpy(out.aux_data(csr::kIndPtr).dptr_, out_ptr.data(), out_ptr.size() * sizeof(int64_t));
+  if (out_ptr[n] == 0) return;
+  const int64_t* idx = in.aux_data(csr::kIdx).dptr<int64_t>();
+  int64_t* oidx = out.aux_data(csr::kIdx).dptr<int64_t>();
+  const size_t esize = DTypeSize(in.dtype());
+  const char* v = static_cast<const char*>(in.data().dptr_);
+  char* ov = static_cast<char*>(out.data().dptr_);
+  for (dim_t r = 0; r < n; ++r) {
+    const int64_t b = indptr[rows[r]], len = indptr[rows[r] + 1] - b;
+    std::memcpy(oidx + out_ptr[r], idx + b, len * sizeof(int64_t));
+    std::memcpy(ov + out_ptr[r] * esize, v + b * esize, len * esize);
+  }
+}
+
 namespace {
 
 bool RetainStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::vector<int>* in,

@@ -79,3 +79,55 @@ def test_grad_add_keeps_accumulating():
     expected = np.zeros((5, 3), np.float32)
     expected[1:4] = 9
     np.testing.assert_array_equal(x.grad.asnumpy(), expected)
+
+
+CHAIN_SCRIPT = textwrap.dedent("""
+    import sys
+    import mxnet as mx
+    from mxnet import gluon
+    class Chain(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            for _ in range(8):
+                x = F.sin(x)
+            return x
+    net = Chain()
+    if sys.argv[1] == '1':
+        net.hybridize(static_alloc=True)
+    x = mx.nd.ones((1 << 22,))  # 16 MiB
+    x.attach_grad()
+    for retain in (True, False):
+        mx.nd.waitall()
+        mx._ffi.storage_reset_peak(1, 0)
+        with mx.autograd.record():
+            y = net(x)
+        y.backward(retain_graph=retain)
+        mx.nd.waitall()
+        print(mx._ffi.storage_stats(1, 0)['peak_bytes_in_use'])
+        del y
+""")
+
+
+@pytest.mark.parametrize("hybridize", ["0", "1"])
+def test_backward_without_retain_graph_frees_forward_values_as_it_goes(hybridize):
+    # Forward keeps 8 values of 16 MiB (sin's inputs) for backward. Keeping the recorded graph
+    # (retain_graph=True) holds them all until backward ends, so its gradients (16 MiB each)
+    # come on top; without it each forward value goes back to the pool after its last
+    # reader, including inside a hybridized block's single backward node, and the gradients
+    # reuse that memory.
+    out = subprocess.run([sys.executable, "-c", CHAIN_SCRIPT, hybridize],
+                         env=dict(__import__("os").environ, MXNET_ENGINE_TYPE="NaiveEngine"),
+                         capture_output=True, text=True, check=True)
+    retained, released = (int(v) for v in out.stdout.split()[-2:])
+    assert released <= retained - 16 * 2**20, (retained, released)
+
+
+def test_backward_without_retain_graph_refuses_a_second_backward():
+    net = mx.gluon.nn.Dense(3)
+    net.initialize()
+    net.hybridize()
+    x = mx.nd.ones((2, 4))
+    with mx.autograd.record():
+        y = net(x)
+    y.backward()
+    with pytest.raises(mx.MXNetError, match="retain_graph"):
+        y.backward()

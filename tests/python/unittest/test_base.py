@@ -142,12 +142,18 @@ def test_np_array_flag_is_thread_local_and_scoped():
     assert inside() and not mx.is_np_array()
 
 
-def test_set_np_array_says_mx_np_is_not_available():
-    with pytest.raises(mx.MXNetError, match="not available"):
-        util.set_np(shape=True, array=True)
+def test_set_np_turns_both_semantics_on_and_reset_np_off():
     with pytest.raises(ValueError):
         util.set_np(shape=False, array=True)
     assert not mx.is_np_array()
+    util.set_np(shape=True, array=True)
+    try:
+        assert mx.is_np_array() and mx.is_np_shape()
+        with pytest.raises(ValueError):  # shape off while array is on: refused (MXNet 1.9.1)
+            util.set_np_shape(False)
+    finally:
+        util.reset_np()
+    assert not mx.is_np_array() and not mx.is_np_shape()
 
 
 def test_enable_cython_zero_warns_that_the_extension_is_used():

@@ -229,9 +229,15 @@ LIBSVM = "1.0 0:0.5 2:1.2\n-2.0\n-3.0 0:0.6 1:2.4 2:1.2\n4 2:-1.2\n"
 DENSE = np.array([[0.5, 0, 1.2], [0, 0, 0], [0.6, 2.4, 1.2], [0, 0, -1.2]], dtype=np.float32)
 
 
-def test_libsvm_dense_batches(tmp_path):
+def test_libsvm_csr_batches(tmp_path):
     (tmp_path / 'd.t').write_text(LIBSVM)
     it = mx.io.LibSVMIter(data_libsvm=str(tmp_path / 'd.t'), data_shape=(3,), batch_size=3)
+    first = mx.io.LibSVMIter(data_libsvm=str(tmp_path / 'd.t'), data_shape=(3,),
+                             batch_size=3).next()
+    assert isinstance(first.data[0], mx.nd.sparse.CSRNDArray)
+    first.data[0].check_format(True)
+    assert first.data[0].indptr.asnumpy().tolist() == [0, 2, 2, 5]
+    assert first.label[0].stype == 'default'  # one label per row stays dense
     b = _epoch(it)
     np.testing.assert_array_equal(b[0][0], DENSE[:3])
     np.testing.assert_array_equal(b[0][1], [1, -2, -3])
@@ -250,7 +256,9 @@ def test_libsvm_label_file_and_parts(tmp_path):
     it = mx.io.LibSVMIter(data_libsvm=str(tmp_path / 'd.t'), data_shape=(3,),
                           label_libsvm=str(tmp_path / 'l.t'), label_shape=(3,), batch_size=3)
     assert it.provide_label[0].shape == (3, 3)
-    np.testing.assert_array_equal(it.next().label[0].asnumpy(),
+    label = it.next().label[0]
+    assert label.stype == 'csr'
+    np.testing.assert_array_equal(label.asnumpy(),
                                   np.array([[0, 0, 0], [0.125, 0, 0], [0, 0, 1.2]], np.float32))
     # parts cut by bytes as MXNet 1.9.1 does (values observed there)
     expect = {(2, 0): [1, -2, -3], (2, 1): [4], (3, 0): [1, -2], (3, 1): [-3], (3, 2): [4]}
@@ -276,7 +284,7 @@ def test_registry_docs_and_debug_skip_load(csv4):
         func = getattr(mx.io, name)
         assert func.__name__ == name and 'batch_size' in func.__doc__
         assert 'prefetch_buffer' in func.__doc__
-    assert 'DENSE' in mx.io.LibSVMIter.__doc__
+    assert '``csr``' in mx.io.LibSVMIter.__doc__
     d, data = csv4
     it = mx.io.CSVIter(data_csv=str(d / 'd.csv'), data_shape=(3,), batch_size=1)
     assert isinstance(it, mx.io.MXDataIter)

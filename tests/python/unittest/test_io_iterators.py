@@ -113,3 +113,36 @@ def test_prefetching_iter_surfaces_errors_of_the_inner_iterator():
     it = mx.io.PrefetchingIter(Broken(np.arange(4), batch_size=2))
     with pytest.raises(IOError, match='disk gone'):
         next(it)
+
+
+# ---- csr data (MXNet 1.9.1: CSRNDArray / scipy csr batches, last_batch_handle='discard')
+def _csr_rows():
+    import scipy.sparse as sps
+    dense = np.zeros((10, 4), dtype=np.float32)
+    dense[[0, 3, 4, 7, 9], [1, 0, 3, 2, 1]] = [1, 2, 3, 4, 5]
+    return dense, sps.csr_matrix(dense)
+
+
+def test_ndarray_iter_csr_needs_discard():
+    dense, sp = _csr_rows()
+    for data in (mx.nd.sparse.csr_matrix(sp), sp):
+        with pytest.raises(NotImplementedError):
+            mx.io.NDArrayIter({'data': data}, dense, 3)
+
+
+def test_ndarray_iter_csr_batches_in_order_and_shuffled():
+    dense, sp = _csr_rows()
+    batches = list(mx.io.NDArrayIter(mx.nd.sparse.csr_matrix(sp), dense, 3,
+                                     last_batch_handle='discard'))
+    assert len(batches) == 3
+    for i, b in enumerate(batches):
+        assert b.data[0].stype == 'csr'
+        np.testing.assert_array_equal(b.data[0].asnumpy(), dense[i * 3:(i + 1) * 3])
+    shuffled = mx.io.NDArrayIter({'csr': sp, 'dns': dense}, None, 4, shuffle=True,
+                                 last_batch_handle='discard')
+    seen = []
+    for b in shuffled:
+        assert b.data[0].stype == 'csr' and b.data[1].stype == 'default'
+        np.testing.assert_array_equal(b.data[0].asnumpy(), b.data[1].asnumpy())
+        seen.append(b.data[1].asnumpy())
+    assert len(seen) == 2

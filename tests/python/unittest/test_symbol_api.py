@@ -231,3 +231,12 @@ def test_eval_runs_the_graph():
     assert (out[0].asnumpy() == 3).all()
     with pytest.raises(MXNetError, match="not implemented"):
         a.gradient(["a"])
+
+
+def test_var_shape_given_as_an_int_is_one_dimensional():
+    # MXNet 1.9.1 writes shape=1 as the attribute "1" and reads it back as (1,)
+    b = mx.sym.var('b', shape=1)
+    assert b.attr('__shape__') == '1'
+    out = mx.sym.broadcast_add(mx.sym.var('x'), b)
+    arg_shapes, out_shapes, _ = out.infer_shape(x=(2, 3))
+    assert arg_shapes == [(2, 3), (1,)] and out_shapes == [(2, 3)]

@@ -248,8 +248,9 @@ class BatchNormReLU(_BatchNorm):
 class Embedding(HybridBlock):
     """Maps integer indices to rows of weight, shape (input_dim, output_dim).
 
-    sparse_grad=True declares a row_sparse gradient (grad_stype), as MXNet 1.9.1 did; this
-    version has no sparse storage, so the gradient array is dense all the same.
+    sparse_grad=True makes the weight's gradient a row_sparse array (grad_stype) that holds
+    only the rows the indices used, as in MXNet 1.9.1; a Trainer then pushes and pulls it
+    sparsely (and, with the default lazy_update, updates only those rows).
     """
 
     def __init__(self, input_dim, output_dim, dtype='float32',

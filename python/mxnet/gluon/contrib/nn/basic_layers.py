@@ -47,10 +47,10 @@ class Identity(HybridBlock):
 
 
 class SparseEmbedding(Block):
-    """An Embedding whose weight gradient MXNet 1.9.1 kept row_sparse (only the looked-up
-    rows). This version has no sparse storage: the weight is a dense array and its
-    gradient is dense too (the parameter still declares grad_stype='row_sparse'); the
-    values are the same, only memory and update cost differ."""
+    """An Embedding whose weight is a row_sparse Parameter (stype and grad_stype
+    'row_sparse', as in MXNet 1.9.1): each forward pulls the rows its indices use from the
+    Trainer's KVStore (`row_sparse_data`), so a Trainer must be created first, and the
+    gradient holds those rows only. Meant for a very large input_dim."""
 
     def __init__(self, input_dim, output_dim, dtype='float32',
                  weight_initializer=None, **kwargs):
@@ -59,10 +59,10 @@ class SparseEmbedding(Block):
                         'dtype': dtype, 'sparse_grad': True}
         self.weight = self.params.get('weight', shape=(input_dim, output_dim),
                                       init=weight_initializer, dtype=dtype,
-                                      grad_stype='row_sparse')
+                                      grad_stype='row_sparse', stype='row_sparse')
 
     def forward(self, x):
-        return _call_op(self, nd.Embedding, x, self.weight.data(x.context), name='fwd',
+        return _call_op(self, nd.Embedding, x, self.weight.row_sparse_data(x), name='fwd',
                         **self._kwargs)
 
     def __repr__(self):
