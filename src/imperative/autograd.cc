@@ -4,8 +4,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "imperative/bulk_exec.h"
 #include "imperative/autograd_info.h"
+#include "imperative/bulk_exec.h"
 #include "imperative/ndarray_function.h"
 #include "mxnet/imperative.h"
 #include "nnvm/gradient.h"

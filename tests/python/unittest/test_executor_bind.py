@@ -193,3 +193,20 @@ def test_gradient_array_of_another_dtype_gets_the_cast_gradient():
         assert g.dtype == np.float64
         want = np.cos(x.asnumpy().astype(np.float32)) + start
         np.testing.assert_allclose(g.asnumpy(), want, rtol=2e-3)
+
+
+def test_simple_bind_keeps_parameters_out_of_the_shared_buffer():
+    # As MXNet 1.9.1 (DataParallelExecutorGroup): the shared buffer holds data and labels
+    # only; parameters named in shared_arg_names come from shared_exec, or are new arrays.
+    data = mx.sym.var('data')
+    out = mx.sym.FullyConnected(data, num_hidden=4, name='fc')
+    buf = {}
+    ex = out.simple_bind(mx.cpu(), data=(2, 3), shared_arg_names=['fc_weight', 'fc_bias'],
+                         shared_buffer=buf)
+    assert sorted(buf) == ['data']
+    assert buf['data'].shape == (2, 3)
+    ex2 = out.simple_bind(mx.cpu(), data=(2, 3), shared_arg_names=['fc_weight', 'fc_bias'],
+                          shared_exec=ex, shared_buffer=buf)
+    ex.arg_dict['fc_weight'][:] = 7
+    assert (ex2.arg_dict['fc_weight'].asnumpy() == 7).all()
+    assert sorted(buf) == ['data']
