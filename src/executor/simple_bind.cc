@@ -130,12 +130,13 @@ std::unique_ptr<Executor> Executor::SimpleBind(
     const std::string& name = arg_names[i];
     const TShape& s = sh.arg[i];
     int t = ty.arg[i];
-    // Model parameters (shared_arg_names) come from the shared executor, or are new; only
-    // the other arguments (data, labels) use the shared buffer, as in MXNet 1.9.1.
-    const bool is_param = std::find(shared_arg_names.begin(), shared_arg_names.end(), name) !=
-                          shared_arg_names.end();
-    const bool share = shared != nullptr && is_param;
-    const NDArray* from = share ? find_shared(shared->arg_names(), shared->in_args(), name) : nullptr;
+    // A model parameter (named in shared_arg_names) shares shared's arrays, or gets its own;
+    // it never goes into shared_buffer (MXNet 1.9.1's rule).
+    const bool param = std::find(shared_arg_names.begin(), shared_arg_names.end(), name) !=
+                       shared_arg_names.end();
+    const NDArray* from = param && shared != nullptr
+                              ? find_shared(shared->arg_names(), shared->in_args(), name)
+                              : nullptr;
     if (from != nullptr) {
       CHECK_EQ(from->storage_type(), st.args[i])
           << "simple_bind: shared argument " << name << " has storage type "
@@ -147,17 +148,18 @@ std::unique_ptr<Executor> Executor::SimpleBind(
           << s << " and " << DTypeName(t);
       in_args.push_back(*from);
       const NDArray* g = find_shared(shared->arg_names(), shared->arg_grads(), name);
+      // (a sparse gradient is never shared: its kernel reallocates it)
       if (reqs[i] != kGradNull && g != nullptr && !g->is_none() &&
-          g->storage_type() == st.grads[i]) {
+          g->storage_type() == kDefaultStorage && st.grads[i] == kDefaultStorage) {
         arg_grads.push_back(*g);
       } else {
         arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : NewArray(st.grads[i], s, t, ctx));
       }
       continue;
     }
-    if (st.args[i] != kDefaultStorage) {  // sparse arguments are never in the shared buffer
+    if (param || st.args[i] != kDefaultStorage) {  // sparse ones are not in the buffer either
       in_args.push_back(NewArray(st.args[i], s, t, ctx));
-    } else if (shared_buffer != nullptr && !is_param) {
+    } else if (shared_buffer != nullptr) {
       auto it = shared_buffer->find(name);
       if (it != shared_buffer->end() && it->second.dtype() == t &&
           Bytes(it->second.shape(), t) >= Bytes(s, t)) {

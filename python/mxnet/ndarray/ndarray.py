@@ -169,7 +169,9 @@ def _attach_grad(self, grad_req="write", stype=None):
     if grad_req not in reqs:
         raise ValueError("grad_req must be one of 'null', 'write', 'add', given %r" % (grad_req,))
     # A sparse stype makes a sparse gradient buffer: backward's results are converted into it.
-    grad = zeros(self.shape, ctx=self.context, dtype=self.dtype, stype=stype)
+    # Without one the buffer has the array's own storage type (1.9.1's zeros_like).
+    grad = zeros(self.shape, ctx=self.context, dtype=self.dtype,
+                 stype=self.stype if stype is None else stype)
     _ffi.mark_variables([self], [reqs[grad_req]], [grad])
 
 

@@ -217,3 +217,18 @@ def test_symbol_block_refuses_row_sparse_variable():
     out = mx.sym.dot(mx.sym.var("data"), mx.sym.var("weight", stype="row_sparse"))
     with pytest.raises(AssertionError, match="weight"):
         mx.gluon.SymbolBlock(out, mx.sym.var("data"))
+
+
+def test_simple_bind_shared_buffer_holds_data_not_parameters():
+    out = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=3, name="fc")
+    buf = {}
+    exe = out.simple_bind(mx.cpu(), data=(2, 4), shared_arg_names=["fc_weight", "fc_bias"],
+                          shared_buffer=buf)
+    assert sorted(buf) == ["data"]
+    assert mx.test_utils.same_array(buf["data"], exe.arg_dict["data"])
+    # a second executor sharing the first one's parameters and the buffer
+    exe2 = out.simple_bind(mx.cpu(), data=(2, 4), shared_arg_names=["fc_weight", "fc_bias"],
+                           shared_exec=exe, shared_buffer=buf)
+    assert mx.test_utils.same_array(exe.arg_dict["fc_weight"], exe2.arg_dict["fc_weight"])
+    assert mx.test_utils.same_array(exe.grad_dict["fc_weight"], exe2.grad_dict["fc_weight"])
+    assert mx.test_utils.same_array(exe.arg_dict["data"], exe2.arg_dict["data"])
