@@ -27,7 +27,9 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
             "uneven partitioning of data." % (str(data.shape), num_slice, batch_axis, num_slice))
     step, extra = divmod(size, num_slice)
     bounds = np.cumsum([0] + [step + 1] * extra + [step] * (num_slice - extra))
-    if batch_axis == 0 or is_np_array():  # basic slicing keeps mx.np arrays mx.np arrays
+    if batch_axis == 0:  # a plain slice: csr arrays slice too, mx.np arrays stay mx.np
+        return [data[int(bounds[i]):int(bounds[i + 1])] for i in range(num_slice)]
+    if is_np_array():  # basic slicing keeps mx.np arrays mx.np arrays
         lead = (slice(None),) * batch_axis
         return [data[lead + (slice(int(bounds[i]), int(bounds[i + 1])),)]
                 for i in range(num_slice)]
