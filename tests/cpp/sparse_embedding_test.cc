@@ -8,29 +8,14 @@
 
 #include "mxnet/imperative.h"
 #include "mxnet/ndarray.h"
+#include "sparse_test_util.h"
 
 namespace mxnet {
 namespace {
 
-NDArray Dense(const std::vector<float>& v, const TShape& shape) {
-  NDArray a(shape, Context::CPU(), false, kFloat32);
-  a.SyncCopyFromCPU(v.data(), v.size());
-  return a;
-}
-
-std::vector<float> Values(const NDArray& a) {
-  NDArray d = CastStorage(a, kDefaultStorage);
-  std::vector<float> v(d.shape().Size());
-  d.SyncCopyToCPU(v.data(), v.size());
-  return v;
-}
-
-std::vector<int64_t> Aux(const NDArray& a, size_t i) {
-  NDArray d = a.aux_ndarray(i);
-  std::vector<int64_t> v(d.shape().Size());
-  d.SyncCopyToCPU(v.data(), v.size());
-  return v;
-}
+using test::Aux;
+using test::Dense;
+using test::Values;
 
 NDArray InvokeOp(const char* op, std::vector<NDArray> inputs,
             std::unordered_map<std::string, std::string> kwargs) {
