@@ -295,26 +295,6 @@ def _int_binary(fn, x1, x2):
     return _from_numpy(_np.asarray(fn(a1, a2)), ctx)
 
 
-def lcm(x1, x2, out=None, **kwargs):
-    """Element-wise least common multiple of integer arrays (computed on the host)."""
-    _npo._check_ufunc_kwargs("lcm", kwargs)
-    res = _int_binary(_np.lcm, x1, x2)
-    if out is not None:
-        out[...] = res
-        return out
-    return res
-
-
-def gcd(x1, x2, out=None, **kwargs):
-    """Element-wise greatest common divisor of integer arrays (computed on the host)."""
-    _npo._check_ufunc_kwargs("gcd", kwargs)
-    res = _int_binary(_np.gcd, x1, x2)
-    if out is not None:
-        out[...] = res
-        return out
-    return res
-
-
 def fabs(x, out=None):
     """Absolute values as floats."""
     x = _npo.asarray(x)
@@ -455,10 +435,12 @@ def _host_int_op(name, fn):
             return out
         return res
     func.__name__ = name
-    func.__doc__ = "Element-wise %s of integer or bool arrays (computed on the host)." % name
+    func.__doc__ = "Element-wise %s of integer arrays (computed on the host)." % name
     return func
 
 
+lcm = _host_int_op("lcm", _np.lcm)
+gcd = _host_int_op("gcd", _np.gcd)
 bitwise_and = _host_int_op("bitwise_and", _np.bitwise_and)
 bitwise_or = _host_int_op("bitwise_or", _np.bitwise_or)
 bitwise_xor = _host_int_op("bitwise_xor", _np.bitwise_xor)
