@@ -265,6 +265,8 @@ bool InvokeNDArrayFunction(const nnvm::NodeAttrs& attrs, const std::vector<NDArr
     if (donated) *in = NDArray();
   }
   std::vector<NDArray> result = *outputs;
+  // Donation is for this call's inputs only: the calls the function makes keep theirs.
+  imperative::DonateInputsScope nested(false);
   if (take) {
     ftake[attrs.op](attrs, &in_vals, unused, &result);
   } else if (skip) {

@@ -34,7 +34,8 @@ namespace imperative {
 /*!
  * \brief While alive, this thread's Invoke calls of FNDArrayFunctionTake ops take the caller's
  * input arrays (resetting them to none) unless autograd records the call: autograd's backward
- * hands over values it does not read again.
+ * hands over values it does not read again. Calls made from inside such a function do not
+ * donate.
  */
 class DonateInputsScope {
  public:
