@@ -32,10 +32,12 @@ enum class Command : int {
 
 /*! \brief Where the parts of one key live: part i is elements [begin[i],
  * begin[i] + len[i]) on server rank server[i], and words [cbegin[i], cbegin[i]
- * + clen[i]) of its 2-bit codes. */
+ * + clen[i]) of its 2-bit codes. row_len: elements per row when every part is
+ * whole rows (row_sparse pushes and pulls then move rows, row_sparse.h), else 0. */
 struct KeyLayout {
   std::vector<int> server;
   std::vector<int64_t> begin, len, cbegin, clen;
+  int64_t row_len{0};
 };
 
 /*! \brief As MXNet 1.9.1 shards a key: an array of fewer than bigarray_bound
