@@ -12,6 +12,7 @@
 #include <cmath>
 #include <future>
 #include <mutex>
+#include <numeric>
 #include <unordered_map>
 
 #include "common/env.h"
@@ -27,7 +28,8 @@ namespace mxnet {
 namespace kvstore {
 namespace dist {
 
-KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t bigarray_bound) {
+KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t bigarray_bound,
+                        int64_t row_len) {
   KeyLayout layout;
   const int64_t words = TwoBitCompressedSize(num_elems);
   auto add = [&](int server, int64_t begin, int64_t len, int64_t cbegin, int64_t clen) {
@@ -42,12 +44,20 @@ KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t big
     add(static_cast<int>((static_cast<int64_t>(key) * 9973) % num_servers), 0, num_elems, 0, words);
     return layout;
   }
+  // Cut in units of lcm(16, row_len) elements (whole words and whole rows) while there are
+  // enough units for every server; else in words.
+  const int64_t unit_elems = row_len > 0 ? std::lcm(int64_t{16}, row_len) : 16;
+  int64_t unit_words = unit_elems / 16;
+  if ((words + unit_words - 1) / unit_words < num_servers) unit_words = 1;
+  const int64_t units = (words + unit_words - 1) / unit_words;
   int64_t begin = 0, cbegin = 0;
   for (int i = 0; i < num_servers; ++i) {
-    const double per = static_cast<double>(words) / num_servers;
-    const int64_t clen = i == num_servers - 1 ? words - cbegin
-                                              : static_cast<int64_t>(std::round(per * (i + 1))) -
-                                                    static_cast<int64_t>(std::round(per * i));
+    const double per = static_cast<double>(units) / num_servers;
+    const int64_t clen =
+        i == num_servers - 1
+            ? words - cbegin
+            : (static_cast<int64_t>(std::round(per * (i + 1))) -
+               static_cast<int64_t>(std::round(per * i))) * unit_words;
     const int64_t len =
         i == num_servers - 1 ? num_elems - begin : std::min(clen * 16, num_elems - begin);
     add(i, begin, len, cbegin, clen);
@@ -231,14 +241,15 @@ class KVStoreDist : public KVStoreLocal {
       KeyLayout& layout = layouts_[key];
       if (values[i].storage_type() == kRowSparseStorage) {
         // As MXNet 1.9.1 (also for dist_p3): row_sparse keys are cut into whole rows.
-        layout = MakeRowSparseKeyLayout(key, shape[0], RowAlignment(KeyLayout(), shape),
+        layout = MakeRowSparseKeyLayout(key, shape[0], RowLength(shape),
                                         po_->num_servers(), bigarray_bound_);
         CHECK_GT(layout.row_len, 0) << "KVStore.init: row_sparse key " << KeyName(key)
                                     << " of shape " << shape << " has no rows";
       } else {
         layout = p3_ ? MakeP3KeyLayout(size, po_->num_servers(), slice_threshold_,
                                        &next_p3_server_)
-                     : MakeKeyLayout(key, size, po_->num_servers(), bigarray_bound_);
+                     : MakeKeyLayout(key, size, po_->num_servers(), bigarray_bound_,
+                                     RowLength(shape));
         layout.row_len = RowAlignment(layout, shape);
       }
       push_vars_[key] = Engine::Get()->NewVariable();

@@ -37,9 +37,13 @@ KeyLayout MakeRowSparseKeyLayout(int key, int64_t rows, int64_t row_len, int num
   return layout;
 }
 
+int64_t RowLength(const TShape& shape) {
+  if (shape.ndim() == 0 || shape[0] == 0) return 0;
+  return static_cast<int64_t>(shape.Size()) / shape[0];
+}
+
 int64_t RowAlignment(const KeyLayout& layout, const TShape& shape) {
-  if (shape.ndim() == 0) return 0;
-  const int64_t row_len = shape[0] == 0 ? 0 : static_cast<int64_t>(shape.Size()) / shape[0];
+  const int64_t row_len = RowLength(shape);
   if (row_len <= 0) return 0;
   for (size_t p = 0; p < layout.begin.size(); ++p) {
     if (layout.begin[p] % row_len != 0 || layout.len[p] % row_len != 0) return 0;
@@ -93,9 +97,7 @@ TShape DecodePartShape(const std::string& body, int64_t num_elems) {
 
 namespace {
 
-int64_t RowLen(const NDArray& a) {
-  return a.shape()[0] == 0 ? 0 : static_cast<int64_t>(a.shape().Size()) / a.shape()[0];
-}
+int64_t RowLen(const NDArray& a) { return RowLength(a.shape()); }
 
 }  // namespace
 
@@ -124,8 +126,7 @@ NDArray MakeRowSparse(const TShape& shape, int dtype, const std::vector<int64_t>
   NDArray rsp(kRowSparseStorage, shape, Context::CPU(), false, dtype, {kInt64}, {TShape({n})});
   if (n == 0) return rsp;
   std::memcpy(rsp.aux_data(0).dptr_, ids.data(), n * sizeof(int64_t));
-  const int64_t row_len = shape[0] == 0 ? 0 : static_cast<int64_t>(shape.Size()) / shape[0];
-  std::memcpy(rsp.data().dptr_, rows, n * row_len * DTypeSize(dtype));
+  std::memcpy(rsp.data().dptr_, rows, n * RowLength(shape) * DTypeSize(dtype));
   return rsp;
 }
 

@@ -27,8 +27,11 @@ namespace dist {
 KeyLayout MakeRowSparseKeyLayout(int key, int64_t rows, int64_t row_len, int num_servers,
                                  int64_t bigarray_bound);
 
-/*! \brief Elements per row of shape (its shape[1:], 1 for a 1-D key) when every part of
- *  layout starts and ends on a row, else 0. */
+/*! \brief Elements per row of shape: the size of shape[1:] (1 for a 1-D key; 0 without
+ *  rows). */
+int64_t RowLength(const TShape& shape);
+
+/*! \brief RowLength(shape) when every part of layout starts and ends on a row, else 0. */
 int64_t RowAlignment(const KeyLayout& layout, const TShape& shape);
 
 /*! \brief The shape a server gives part p of a key of `shape` laid out by layout: its rows
