@@ -279,14 +279,14 @@ sys.meta_path.insert(0, _GpuAsCpu())
 
 @pytest.mark.skipif(not os.path.isdir(NIGHTLY), reason='no MXNet 1.9.1 conformance checkout')
 @pytest.mark.parametrize('script,args', [
-    ('dist_sync_kvstore.py', ['--nrepeat', '3']),
-    ('dist_sync_kvstore.py', ['--nrepeat', '3', '--no-multiprecision']),
-    ('dist_sync_kvstore.py', ['--type=compressed_cpu']),
+    # MXNet's CI runs these with its defaults (7 repeats); fewer keep CI time modest.
+    ('dist_sync_kvstore.py', ['--nrepeat', '2']),
+    ('dist_sync_kvstore.py', ['--nrepeat', '2', '--no-multiprecision']),
+    ('dist_sync_kvstore.py', ['--type=compressed_cpu', '--nrepeat', '1']),
     ('dist_sync_kvstore.py', ['--type=invalid_cpu']),
     ('dist_sync_kvstore.py', ['--type=gluon_type_cpu']),
     ('dist_sync_kvstore.py', ['--type=gluon_step_cpu']),
     ('dist_sync_kvstore.py', ['--type=gluon_sparse_step_cpu']),
-    ('dist_sync_kvstore.py', ['--type=init_gpu', '--no-gpu']),
     ('dist_async_kvstore.py', []),
     ('dist_device_sync_kvstore.py', []),
 ])
