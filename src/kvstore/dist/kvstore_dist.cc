@@ -4,6 +4,7 @@
 // compression is set, residual kept here); a pull fetches the parts back. Both
 // are asynchronous engine ops completed by the servers' replies, ordered per
 // key by a variable: a pull waits for the key's push, a push for its pull.
+// Row_sparse gradients and row_sparse_pull move rows only (row_sparse.h).
 #include "kvstore/dist/kvstore_dist.h"
 
 #include <dmlc/logging.h>

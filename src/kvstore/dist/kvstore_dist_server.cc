@@ -3,7 +3,8 @@
 // the optimizer runs there). Each part of a key has a stored value; in sync
 // mode the pushes of a round are summed until every worker has pushed, then the
 // updater (or plain replacement) applies the sum and all the round's pushes are
-// answered at once; in async mode each push is applied on arrival.
+// answered at once; in async mode each push is applied on arrival. Pushes of
+// rows (row_sparse.h) add their rows, and the updater then gets a row_sparse sum.
 #include <dmlc/logging.h>
 
 #include <algorithm>
@@ -253,7 +254,7 @@ class Server {
     std::vector<int64_t> ids;
     const std::string bad = DecodeRowIds(msg->body, slot->shape[0], &ids);
     CHECK(bad.empty()) << "KVStore server: row_sparse push of " << KeyName(*msg) << ": " << bad;
-    const size_t row_bytes = slot->shape.Size() / slot->shape[0] * DTypeSize(h.dtype);
+    const size_t row_bytes = RowLength(slot->shape) * DTypeSize(h.dtype);
     CHECK(h.dtype == slot->stored.dtype() && msg->payload_size == ids.size() * row_bytes)
         << "KVStore server: row_sparse push of " << KeyName(*msg) << " carries "
         << msg->payload_size << " bytes of " << DTypeName(h.dtype) << " for " << ids.size()
