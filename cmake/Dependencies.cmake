@@ -80,7 +80,11 @@ if(USE_CUDA)
     set(MXNET_USE_CUDNN 1)
   endif()
   if(USE_NCCL)
-    find_library(NCCL_LIBRARY nccl REQUIRED)
+    # NCCL ships inside the CUDA toolkit here (include/nccl.h, lib64/libnccl.so) or in the
+    # system folders (Debian/NVIDIA's libnccl-dev).
+    find_library(NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR} REQUIRED)
+    find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} REQUIRED)
+    list(APPEND CUDAToolkit_INCLUDE_DIRS ${NCCL_INCLUDE_DIR})
     list(APPEND MXNET_DEP_LIBS ${NCCL_LIBRARY})
     set(MXNET_USE_NCCL 1)
   endif()

@@ -17,8 +17,18 @@ if [ -n "$NVCC" ]; then
   # The same compiler path as the wheel's build (g++ there, c++ by default here): ccache
   # keys on it.
   CXX_OF_WHEEL=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$WHEEL_BUILD/CMakeCache.txt")
-  cmake -S . -B build/cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DUSE_CUDA=ON -DBUILD_PYTHON=OFF \
-    -DBUILD_TESTING=OFF -DCMAKE_CUDA_COMPILER="$NVCC" ${CXX_OF_WHEEL:+-DCMAKE_CXX_COMPILER="$CXX_OF_WHEEL"} >/dev/null
+  # The NCCL store too where NCCL is installed (in the toolkit or the system folders).
+  CUDA_ROOT=$(dirname "$(dirname "$(readlink -f "$NVCC")")")
+  USE_NCCL=OFF
+  if compgen -G "$CUDA_ROOT/include/nccl.h" >/dev/null || [ -f /usr/include/nccl.h ]; then
+    if compgen -G "$CUDA_ROOT/lib*/libnccl.so*" >/dev/null ||
+       compgen -G "/usr/lib/*/libnccl.so*" >/dev/null; then
+      USE_NCCL=ON
+    fi
+  fi
+  cmake -S . -B build/cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DUSE_CUDA=ON -DUSE_NCCL=$USE_NCCL \
+    -DBUILD_PYTHON=OFF -DBUILD_TESTING=OFF -DCMAKE_CUDA_COMPILER="$NVCC" \
+    ${CXX_OF_WHEEL:+-DCMAKE_CXX_COMPILER="$CXX_OF_WHEEL"} >/dev/null
   ninja -C build/cuda -j"${JOBS:-2}" mxnet
 else
   echo "nvcc not found: skipping the USE_CUDA=ON compile check"

@@ -342,10 +342,13 @@ const std::vector<VarInfo>& AllVars() {
        "created."},
       {"MXNET_KVSTORE_USETREE", "bool", "0", "",
        "MXNet: tree reduction over GPUs for the 'device' KVStore. Read when a 'device' store "
-       "is created; this build has no GPU tree reduction, so it has no effect."},
+       "is created; this build has no GPU tree reduction (MXNet plans it over the NVLink "
+       "topology), so 1 only logs a warning and each key is still summed on one device."},
       {"MXNET_ENABLE_GPU_P2P", "bool", "1", "",
-       "MXNet: let the 'device' KVStore enable peer access between GPUs. Read when a 'device' "
-       "store is created; this build sums on the CPU, so it has no effect."},
+       "Let the 'device' KVStore enable peer access (cudaDeviceEnablePeerAccess) between the "
+       "GPUs that push a key, where the hardware allows it, warning with the access matrix when "
+       "some pair cannot, as MXNet. Read when a 'device' store is created; used at its first "
+       "push (USE_CUDA builds)."},
       {"MXNET_ENABLE_CYTHON", "bool", "1", "",
        "MXNet 1.9 chose between its Cython and ctypes bindings with this. This package has one "
        "binding, the compiled pybind11 extension mxnet._ffi, which is always used; the ctypes "

@@ -11,6 +11,9 @@
 
 #include "common/env.h"
 #include "common/type_switch.h"
+#include "kvstore/gpu_kernels.h"
+#include "kvstore/gpu_p2p.h"
+#include "mxnet/cuda_config.h"
 
 namespace mxnet {
 namespace kvstore {
@@ -67,6 +70,11 @@ void ReduceSumCPU(const std::vector<const DType*>& in, DType* out, int64_t total
   }
 }
 
+// Whether an array on a can be read directly by an op running on b (CPU memory is shared).
+bool SameMemory(Context a, Context b) {
+  return a == b || (a.dev_mask() == Context::kCPU && b.dev_mask() == Context::kCPU);
+}
+
 }  // namespace
 
 ReduceConfig ReduceConfig::FromEnv() {
@@ -81,13 +89,28 @@ void PushReduceSum(const std::vector<NDArray>& srcs, const NDArray& out, const R
   CHECK(!srcs.empty());
   std::vector<VarHandle> reads;
   for (const NDArray& s : srcs) {
-    CHECK_EQ(s.ctx().dev_mask(), Context::kCPU)
-        << "KVStore: summing arrays on " << s.ctx() << " needs a CUDA build";
+    CHECK(SameMemory(s.ctx(), out.ctx())) << "KVStore: summing an array on " << s.ctx()
+                                          << " into one on " << out.ctx();
     CHECK_EQ(s.shape(), out.shape()) << "KVStore.push: values of one key must have one shape, "
                                      << "given " << s.shape() << " and " << out.shape();
     CHECK_EQ(s.dtype(), out.dtype()) << "KVStore: summing " << DTypeName(s.dtype())
                                      << " into " << DTypeName(out.dtype());
     if (s.var() != out.var()) reads.push_back(s.var());
+  }
+  if (out.ctx().dev_mask() == Context::kGPU) {
+#if MXNET_USE_CUDA
+    Engine::Get()->PushSync(
+        [srcs, out](RunContext rctx) {
+          std::vector<const void*> in;
+          for (const NDArray& s : srcs) in.push_back(s.data().dptr_);
+          GpuSum(in, out.data().dptr_, static_cast<int64_t>(out.shape().Size()), out.dtype(),
+                 rctx.stream);
+        },
+        out.ctx(), reads, {out.var()}, FnProperty::kNormal, priority, "KVStoreReduceGPU");
+    return;
+#else
+    LOG(FATAL) << "KVStore: summing arrays on " << out.ctx() << " needs a USE_CUDA=ON build";
+#endif
   }
   Engine::Get()->PushSync(
       [srcs, out, cfg](RunContext) {
@@ -150,25 +173,32 @@ void PushCopyToAll(const NDArray& src, const std::vector<NDArray*>& dst, const R
 
 namespace {
 
-// An engine op that sets a (CPU) array to zero.
+// An engine op that sets an array (CPU or GPU) to zero.
 void PushZero(const NDArray& a, int priority) {
   Engine::Get()->PushSync(
-      [a](RunContext) {
+      [a](RunContext rctx) {
         TBlob b = a.data();
-        std::memset(b.dptr_, 0, a.shape().Size() * DTypeSize(a.dtype()));
+        const size_t bytes = a.shape().Size() * DTypeSize(a.dtype());
+#if MXNET_USE_CUDA
+        if (a.ctx().dev_mask() == Context::kGPU) {
+          GpuZero(b.dptr_, static_cast<int64_t>(bytes), rctx.stream);
+          return;
+        }
+#endif
+        std::memset(b.dptr_, 0, bytes);
       },
       a.ctx(), {}, {a.var()}, FnProperty::kNormal, priority, "KVStoreZeroResidual");
 }
 
-// The pushed values as dense CPU arrays of the merge buffer's dtype: values elsewhere (GPU), of
-// another dtype or sparse are first copied (converting, as MXNet's copies into its merge
-// buffers do).
+// The pushed values as dense arrays on the merge buffer's device and of its dtype: values
+// elsewhere (another GPU, the CPU), of another dtype or sparse are first copied (converting,
+// as MXNet's copies into its merge buffers do).
 std::vector<NDArray> ForSum(const std::vector<NDArray>& src, const NDArray& merged,
                             std::vector<NDArray>* bufs, int priority) {
   std::vector<NDArray> out(src.size());
   if (bufs->size() < src.size()) bufs->resize(src.size());
   for (size_t i = 0; i < src.size(); ++i) {
-    if (src[i].ctx().dev_mask() == Context::kCPU && src[i].dtype() == merged.dtype() &&
+    if (SameMemory(src[i].ctx(), merged.ctx()) && src[i].dtype() == merged.dtype() &&
         src[i].storage_type() == kDefaultStorage) {
       out[i] = src[i];
       continue;
@@ -213,8 +243,12 @@ class CommCPU : public Comm {
 class CommDevice : public Comm {
  public:
   CommDevice() : cfg_(ReduceConfig::FromEnv()) {
-    // Tree reduction and peer access concern GPUs only; read as MXNet does.
-    use_tree_ = env::GetBool("MXNET_KVSTORE_USETREE");
+    // MXNet's tree reduction (CommDeviceTree) plans over the GPUs' NVLink topology; it is not
+    // written here, so each key is summed on one device as without the variable.
+    if (env::GetBool("MXNET_KVSTORE_USETREE")) {
+      LOG(WARNING) << "MXNET_KVSTORE_USETREE=1: tree reduction is not implemented in this "
+                      "build; the device store sums each key on one device";
+    }
     enable_p2p_ = env::GetBool("MXNET_ENABLE_GPU_P2P");
   }
 
@@ -285,6 +319,15 @@ class CommDevice : public Comm {
     });
     std::map<int, std::pair<Context, size_t>> load;
     for (const NDArray& a : src) load[a.ctx().dev_id] = {a.ctx(), 0};
+#if MXNET_USE_CUDA
+    if (enable_p2p_) {
+      std::vector<int> gpus;
+      for (const NDArray& a : src) {
+        if (a.ctx().dev_mask() == Context::kGPU) gpus.push_back(a.ctx().dev_id);
+      }
+      EnableGpuPeerAccess(gpus);
+    }
+#endif
     for (const KeyAttrs& k : keys_) {
       Buffer& buf = bufs_[std::get<0>(k)];
       auto best = load.begin();
@@ -301,7 +344,6 @@ class CommDevice : public Comm {
 
   using KeyAttrs = std::tuple<int, TShape, int>;
   ReduceConfig cfg_;
-  bool use_tree_{false};
   bool enable_p2p_{true};
   bool inited_{false};
   std::vector<KeyAttrs> keys_;

@@ -1,4 +1,4 @@
-// 2-bit gradient compression: the CPU kernels and their engine ops (layout in the header).
+// 2-bit gradient compression: the CPU kernels and the engine ops (CPU or GPU; layout in the header).
 #include "kvstore/gradient_compression.h"
 
 #include <dmlc/logging.h>
@@ -7,60 +7,49 @@
 #include <cstring>
 #include <sstream>
 
+#include "kvstore/gpu_kernels.h"
+#include "kvstore/two_bit_codec.h"
+#include "mxnet/cuda_config.h"
+
 namespace mxnet {
 namespace kvstore {
 namespace {
 
 
 // Elements quantized per step: residuals and codes first (a plain loop of selects that the
-// compiler vectorizes), then the codes packed 16 to a word. The arithmetic is MXNet's:
-// r = residual + grad; r >= t sends +t (r - t), r <= -t sends -t (r - (-t)), else 0.
+// compiler vectorizes; the per-element rule is two_bit_codec.h's, shared with the GPU), then
+// the codes packed 16 to a word.
 constexpr int64_t kChunk = 1024;
-
-inline uint32_t Bits(float x) {
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  return u;
-}
-
-inline float FromBits(uint32_t u) {
-  float x;
-  std::memcpy(&x, &u, 4);
-  return x;
-}
 
 void QuantizeChunk(const float* __restrict grad, float* __restrict residual,
                    uint8_t* __restrict codes, int64_t len, float threshold) {
   for (int64_t j = 0; j < len; ++j) {
-    const float r = residual[j] + grad[j];
-    // Quiet comparisons and bit masks instead of branches, so the loop vectorizes; the
-    // stored residual is exactly r - t, r + t or r.
-    const uint32_t pos = 0u - static_cast<uint32_t>(__builtin_isgreaterequal(r, threshold));
-    const uint32_t neg =
-        (0u - static_cast<uint32_t>(__builtin_islessequal(r, -threshold))) & ~pos;
-    residual[j] = FromBits((Bits(r - threshold) & pos) | (Bits(r + threshold) & neg) |
-                           (Bits(r) & ~(pos | neg)));
-    codes[j] = static_cast<uint8_t>((pos & 3u) | (neg & 2u));
+    codes[j] = static_cast<uint8_t>(TwoBitQuantizeOne(grad[j], residual + j, threshold));
   }
 }
 
-// Element j of a word: byte j / 4 (lowest address first), bit pair j % 4 from the top.
+// Codes into words, 16 to a word at TwoBitShift(j) (the little-endian byte order).
 void PackWords(const uint8_t* codes, int64_t len, float* out) {
   for (int64_t w = 0; w * 16 < len; ++w) {
-    uint8_t bytes[4] = {0, 0, 0, 0};
+    uint32_t word = 0;
     for (int64_t j = w * 16; j < std::min(len, w * 16 + 16); ++j) {
-      bytes[(j & 15) >> 2] |= static_cast<uint8_t>(codes[j] << (6 - 2 * (j & 3)));
+      word |= static_cast<uint32_t>(codes[j]) << TwoBitShift(j);
     }
-    std::memcpy(out + w, bytes, 4);
+    std::memcpy(out + w, &word, 4);
   }
 }
 
-void CheckFloat32Cpu(const NDArray& a, const char* what) {
+// Every operand float32 and on ctx (the gradient's device: quantizing runs where it lives).
+void CheckOperand(const NDArray& a, const char* what, Context ctx) {
   CHECK_EQ(a.dtype(), kFloat32) << "2-bit gradient compression: " << what
                                 << " must be float32, given " << DTypeName(a.dtype());
+  CHECK(a.ctx() == ctx) << "2-bit gradient compression: " << what << " is on " << a.ctx()
+                        << ", expected " << ctx << " (where the input is)";
+#if !MXNET_USE_CUDA
   CHECK_EQ(a.ctx().dev_mask(), Context::kCPU)
       << "2-bit gradient compression: " << what << " is on " << a.ctx()
-      << "; this build quantizes on CPU only (GPU kernels need a CUDA build with them)";
+      << "; this build has no GPU support (build with USE_CUDA=ON)";
+#endif
 }
 
 }  // namespace
@@ -78,27 +67,21 @@ void Quantize2Bit(const float* grad, float* residual, float* out, int64_t n, flo
 
 void Dequantize2Bit(const float* in, float* out, int64_t n, float threshold) {
   const uint8_t* bytes = reinterpret_cast<const uint8_t*>(in);
-  // A pair reads +t when both bits are set (11), -t when only the high one is (10), else 0.
-  const float value[4] = {0.0f, 0.0f, -threshold, threshold};  // by code: 00, 01, 10, 11
-  auto expand = [&value](uint32_t word, float* dst, int len) {
-    for (int j = 0; j < len; ++j) {
-      dst[j] = value[(word >> (8 * (j >> 2) + 6 - 2 * (j & 3))) & 3u];
-    }
+  auto expand = [threshold](uint32_t word, int64_t first, float* dst, int len) {
+    for (int j = 0; j < len; ++j) dst[j] = TwoBitDequantizeOne(word, first + j, threshold);
+  };
+  auto word_at = [bytes](int64_t b) {  // little-endian, whatever the host's order
+    const uint8_t* w = bytes + 4 * b;
+    return w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
   };
   const int64_t full = n / 16;
 #pragma omp parallel for schedule(static) if (full >= 2048)
   for (int64_t b = 0; b < full; ++b) {
-    const uint8_t* w = bytes + 4 * b;
-    const uint32_t word = w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
     float tmp[16];
-    expand(word, tmp, 16);
+    expand(word_at(b), 0, tmp, 16);
     std::memcpy(out + 16 * b, tmp, sizeof(tmp));
   }
-  if (full * 16 < n) {
-    const uint8_t* w = bytes + 4 * full;
-    const uint32_t word = w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
-    expand(word, out + 16 * full, static_cast<int>(n - 16 * full));
-  }
+  if (full * 16 < n) expand(word_at(full), 0, out + 16 * full, static_cast<int>(n - 16 * full));
 }
 
 void GradientCompression::SetParams(
@@ -149,9 +132,9 @@ int64_t GradientCompression::GetCompressedSize(int64_t original_size) const {
 void GradientCompression::Quantize(const NDArray& from, NDArray* to, NDArray* residual,
                                    int priority) const {
   CHECK(type_ == CompressionType::kTwoBit) << "gradient compression: Quantize without a type";
-  CheckFloat32Cpu(from, "the gradient");
-  CheckFloat32Cpu(*to, "the compressed buffer");
-  CheckFloat32Cpu(*residual, "the residual");
+  CheckOperand(from, "the gradient", from.ctx());
+  CheckOperand(*to, "the compressed buffer", from.ctx());
+  CheckOperand(*residual, "the residual", from.ctx());
   CHECK_EQ(residual->shape().Size(), from.shape().Size())
       << "2-bit gradient compression: residual has " << residual->shape().Size()
       << " elements, the gradient " << from.shape().Size();
@@ -161,29 +144,44 @@ void GradientCompression::Quantize(const NDArray& from, NDArray* to, NDArray* re
   const float threshold = threshold_;
   NDArray src = from, dst = *to, res = *residual;
   Engine::Get()->PushSync(
-      [src, dst, res, threshold](RunContext) {
-        Quantize2Bit(src.data().dptr<float>(), res.data().dptr<float>(), dst.data().dptr<float>(),
-                     static_cast<int64_t>(src.shape().Size()), threshold);
+      [src, dst, res, threshold](RunContext rctx) {
+        const int64_t n = static_cast<int64_t>(src.shape().Size());
+        float *r = res.data().dptr<float>(), *o = dst.data().dptr<float>();
+#if MXNET_USE_CUDA
+        if (src.ctx().dev_mask() == Context::kGPU) {
+          GpuQuantize2Bit(src.data().dptr<float>(), r, o, n, threshold, rctx.stream);
+          return;
+        }
+#endif
+        Quantize2Bit(src.data().dptr<float>(), r, o, n, threshold);
       },
       from.ctx(), {from.var()}, {to->var(), residual->var()}, FnProperty::kNormal, priority,
-      "QuantizeCPU");
+      from.ctx().dev_mask() == Context::kGPU ? "QuantizeGPU" : "QuantizeCPU");
 }
 
 void GradientCompression::Dequantize(const NDArray& from, NDArray* to, int priority) const {
   CHECK(type_ == CompressionType::kTwoBit) << "gradient compression: Dequantize without a type";
-  CheckFloat32Cpu(from, "the compressed buffer");
-  CheckFloat32Cpu(*to, "the output");
+  CheckOperand(from, "the compressed buffer", from.ctx());
+  CheckOperand(*to, "the output", from.ctx());
   CHECK_EQ(from.shape().Size(), TwoBitCompressedSize(to->shape().Size()))
       << "2-bit gradient compression: compressed buffer has " << from.shape().Size()
       << " elements, expected " << TwoBitCompressedSize(to->shape().Size());
   const float threshold = threshold_;
   NDArray src = from, dst = *to;
   Engine::Get()->PushSync(
-      [src, dst, threshold](RunContext) {
-        Dequantize2Bit(src.data().dptr<float>(), dst.data().dptr<float>(),
-                       static_cast<int64_t>(dst.shape().Size()), threshold);
+      [src, dst, threshold](RunContext rctx) {
+        const int64_t n = static_cast<int64_t>(dst.shape().Size());
+#if MXNET_USE_CUDA
+        if (src.ctx().dev_mask() == Context::kGPU) {
+          GpuDequantize2Bit(src.data().dptr<float>(), dst.data().dptr<float>(), n, threshold,
+                            rctx.stream);
+          return;
+        }
+#endif
+        Dequantize2Bit(src.data().dptr<float>(), dst.data().dptr<float>(), n, threshold);
       },
-      from.ctx(), {from.var()}, {to->var()}, FnProperty::kNormal, priority, "DequantizeCPU");
+      from.ctx(), {from.var()}, {to->var()}, FnProperty::kNormal, priority,
+      from.ctx().dev_mask() == Context::kGPU ? "DequantizeGPU" : "DequantizeCPU");
 }
 
 }  // namespace kvstore

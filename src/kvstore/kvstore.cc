@@ -7,7 +7,7 @@
 #include "common/env.h"
 #include "kvstore/dist/kvstore_dist.h"
 #include "kvstore/kvstore_local.h"
-#include "mxnet/cuda_config.h"
+#include "kvstore/kvstore_nccl.h"
 
 namespace mxnet {
 
@@ -32,12 +32,11 @@ std::unique_ptr<KVStore> KVStore::Create(const char* type_name) {
                << tname << "'";
 #endif
   }
-  CHECK(!has("nccl")) << "KVStore.create('" << tname << "'): "
-#if MXNET_USE_NCCL
-                      << "the NCCL store is not implemented yet in this build; use 'device'";
-#else
-                      << "compile with USE_NCCL=ON (and USE_CUDA=ON) to use nccl; use 'device'";
-#endif
+  if (has("nccl")) {
+    std::unique_ptr<KVStore> kv = kvstore::CreateKVStoreNCCL();
+    kv->type_ = tname;
+    return kv;
+  }
   CHECK(tname.rfind("local", 0) == 0 || has("device"))
       << "KVStore.create: unknown type '" << tname << "' (expected 'local', 'device', "
       << "'local_update_cpu', 'local_allreduce_cpu', 'local_allreduce_device', 'nccl' or "

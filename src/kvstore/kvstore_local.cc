@@ -54,25 +54,27 @@ void KVStoreLocal::PushImpl(const std::vector<int>& keys, const std::vector<NDAr
   std::vector<std::vector<NDArray>> grouped;
   Group(keys, values, &uniq, &grouped);
   for (size_t i = 0; i < uniq.size(); ++i) {
-    const int key = uniq[i];
-    NDArray& local = local_[key];
-    NDArray merged = CheckedReduce(key, grouped[i], priority);
-    if (updater_ || str_updater_) {
-      if (merged.ctx().dev_mask() != Context::kCPU && local.ctx().dev_mask() == Context::kCPU) {
-        local = local.Copy(merged.ctx());
-      }
-      if (key_type_ == KeyType::kString && str_updater_) {
-        str_updater_(reverse_str_key_dict_.at(key), merged, &local);
-      } else {
-        CHECK(updater_) << "KVStore.push: the updater takes int keys only, and this store "
-                           "uses string keys";
-        updater_(key, merged, &local);
-      }
-    } else {
-      // Without an updater the sum becomes the stored value (shared, not
-      // copied, as MXNet).
-      local = merged;
+    StoreMerged(uniq[i], CheckedReduce(uniq[i], grouped[i], priority));
+  }
+}
+
+void KVStoreLocal::StoreMerged(int key, const NDArray& merged) {
+  NDArray& local = local_[key];
+  if (updater_ || str_updater_) {
+    if (merged.ctx().dev_mask() != Context::kCPU && local.ctx().dev_mask() == Context::kCPU) {
+      local = local.Copy(merged.ctx());
     }
+    if (key_type_ == KeyType::kString && str_updater_) {
+      str_updater_(reverse_str_key_dict_.at(key), merged, &local);
+    } else {
+      CHECK(updater_) << "KVStore.push: the updater takes int keys only, and this store "
+                         "uses string keys";
+      updater_(key, merged, &local);
+    }
+  } else {
+    // Without an updater the sum becomes the stored value (shared, not
+    // copied, as MXNet).
+    local = merged;
   }
 }
 

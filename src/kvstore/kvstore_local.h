@@ -211,6 +211,9 @@ class KVStoreLocal : public KVStore {
 
   virtual void PushImpl(const std::vector<int>& keys, const std::vector<NDArray>& values,
                         int priority);
+  /*! \brief A key's pushed sum becomes its value, or goes through the updater when one is set
+   *  (the stored value first moves to the sum's device when that is a GPU, as MXNet). */
+  void StoreMerged(int key, const NDArray& merged);
 
   virtual void PullImpl(const std::vector<int>& keys, const std::vector<NDArray*>& outs,
                         int priority);

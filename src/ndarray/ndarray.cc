@@ -8,6 +8,7 @@
 
 #include "common/type_switch.h"
 #include "ndarray/ndarray_chunk.h"
+#include "ndarray/ndarray_gpu_copy.h"
 
 namespace mxnet {
 namespace {
@@ -129,7 +130,10 @@ void NDArray::SyncCopyFromCPU(const void* data, size_t size) const {
   if (size == 0) return;
   WaitToWrite();
   TBlob dst = this->data();
-  CHECK_EQ(dst.ctx.dev_mask(), Context::kCPU) << "SyncCopyFromCPU: gpu arrays need CUDA";
+  if (dst.ctx.dev_mask() == Context::kGPU) {
+    SyncCopyGPU(dst.dptr_, data, size * DTypeSize(dtype_), true, dst.ctx.dev_id);
+    return;
+  }
   std::memcpy(dst.dptr_, data, size * DTypeSize(dtype_));
 }
 
@@ -141,7 +145,10 @@ void NDArray::SyncCopyToCPU(void* data, size_t size) const {
   WaitToRead();
   if (size == 0) return;
   TBlob src = this->data();
-  CHECK_EQ(src.ctx.dev_mask(), Context::kCPU) << "SyncCopyToCPU: gpu arrays need CUDA";
+  if (src.ctx.dev_mask() == Context::kGPU) {
+    SyncCopyGPU(data, src.dptr_, size * DTypeSize(dtype_), false, src.ctx.dev_id);
+    return;
+  }
   std::memcpy(data, src.dptr_, size * DTypeSize(dtype_));
 }
 
@@ -165,8 +172,10 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
                                      << " destination " << to.shape();
   if (from.chunk_id() == to.chunk_id() && from.byte_offset() == to.byte_offset()) return;
   Context a = from.ctx(), b = to.ctx();
-  CHECK(a.dev_mask() == Context::kCPU && b.dev_mask() == Context::kCPU)
-      << "copyto: copies from " << a << " to " << b << " need a CUDA build";
+  if (a.dev_mask() == Context::kGPU || b.dev_mask() == Context::kGPU) {
+    PushCopyGPU(from, to, priority);
+    return;
+  }
   std::vector<VarHandle> reads;
   if (from.var() != to.var()) reads.push_back(from.var());
   if (from.storage_type() != kDefaultStorage || to.storage_type() != kDefaultStorage) {
