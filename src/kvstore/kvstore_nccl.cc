@@ -17,7 +17,10 @@
 #include <nccl.h>
 
 #include <algorithm>
-#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
 
 #include "storage/cuda_device_guard.h"
 #endif

@@ -38,8 +38,13 @@ MXNET_TWO_BIT_HD inline float TwoBitFloatFromBits(uint32_t u) {
  *  NaN compares false both ways and stays in the residual. */
 MXNET_TWO_BIT_HD inline uint32_t TwoBitQuantizeOne(float grad, float* residual, float t) {
   const float r = *residual + grad;
+#ifdef __CUDA_ARCH__
   const uint32_t pos = 0u - static_cast<uint32_t>(r >= t);
   const uint32_t neg = (0u - static_cast<uint32_t>(r <= -t)) & ~pos;
+#else  // the same results (quiet comparisons); GCC vectorizes these better
+  const uint32_t pos = 0u - static_cast<uint32_t>(__builtin_isgreaterequal(r, t));
+  const uint32_t neg = (0u - static_cast<uint32_t>(__builtin_islessequal(r, -t))) & ~pos;
+#endif
   *residual = TwoBitFloatFromBits((TwoBitFloatBits(r - t) & pos) |
                                   (TwoBitFloatBits(r + t) & neg) |
                                   (TwoBitFloatBits(r) & ~(pos | neg)));
