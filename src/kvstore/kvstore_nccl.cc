@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <memory>
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include "storage/cuda_device_guard.h"
@@ -99,7 +98,12 @@ class NcclClique {
   template <typename Fn>
   void RunGroup(Fn fn) const {
     CheckNccl(ncclGroupStart(), "ncclGroupStart");
-    fn();
+    try {
+      fn();
+    } catch (...) {
+      ncclGroupEnd();  // close the group before the error travels on
+      throw;
+    }
     CheckNccl(ncclGroupEnd(), "ncclGroupEnd");
     for (size_t i = 0; i < ids_.size(); ++i) {
       storage::CudaDeviceGuard guard(ids_[i]);
@@ -132,8 +136,8 @@ class KVStoreNCCL : public KVStoreLocal {
     for (size_t i = 0; i < keys.size(); ++i) {
       CheckNewKey(keys[i], values[i]);
       CheckDense(values[i]);
+      NcclType(values[i].dtype());  // refuse a dtype NCCL cannot sum now, not inside an op
       local_[keys[i]] = values[i].Copy(Context::CPU(0));
-      attrs_.emplace_back(keys[i], values[i].shape(), values[i].dtype());
     }
   }
 
@@ -167,7 +171,7 @@ class KVStoreNCCL : public KVStoreLocal {
         continue;
       }
       SetDevices(grouped[k]);
-      merged[k] = merge_.at(uniq[k]);
+      merged[k] = MergeBuffer(uniq[k]);
       reduced.push_back(k);
     }
     if (!reduced.empty()) PushReduce(grouped, merged, reduced, priority);
@@ -189,6 +193,9 @@ class KVStoreNCCL : public KVStoreLocal {
         CHECK(o != nullptr && !o->is_none())
             << "KVStore.pull: an output of key " << KeyName(uniq[k]) << " is empty";
         CheckDense(*o);
+        CHECK_EQ(o->dtype(), local.dtype())
+            << "NCCL kvstore: key " << KeyName(uniq[k]) << " holds " << DTypeName(local.dtype())
+            << ", given an output of " << DTypeName(o->dtype());
       }
       if (clique_ == nullptr || dst.size() == 1) {
         // Before the first sum over devices (MXNet: "copy to a random device first"): one
@@ -203,7 +210,7 @@ class KVStoreNCCL : public KVStoreLocal {
       std::vector<NDArray> vals;
       for (NDArray* o : dst) vals.push_back(*o);
       CheckDevices(vals);
-      const int root = merge_.at(uniq[k]).ctx().dev_id;
+      const int root = root_ctx_.dev_id;
       auto at_root = std::find_if(vals.begin(), vals.end(),
                                   [root](const NDArray& a) { return a.ctx().dev_id == root; });
       CopyFromTo(local, *at_root, priority);
@@ -215,8 +222,6 @@ class KVStoreNCCL : public KVStoreLocal {
   }
 
  private:
-  using KeyAttrs = std::tuple<int, TShape, int>;
-
   // The first push over several devices fixes the store's devices, its communicators and the
   // merge buffers (all on that push's first device, as MXNet).
   void SetDevices(const std::vector<NDArray>& vals) {
@@ -225,11 +230,19 @@ class KVStoreNCCL : public KVStoreLocal {
       CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end())
           << "NCCL kvstore: a key is pushed twice from one GPU; push one value per device";
       clique_ = std::make_shared<const NcclClique>(ids);
-      for (const KeyAttrs& a : attrs_) {
-        merge_[std::get<0>(a)] = NDArray(std::get<1>(a), vals[0].ctx(), false, std::get<2>(a));
-      }
+      root_ctx_ = vals[0].ctx();
     }
     CheckDevices(vals);
+  }
+
+  // A key's merge buffer, on the root GPU, made at the key's first sum.
+  const NDArray& MergeBuffer(int key) {
+    NDArray& buf = merge_[key];
+    if (buf.is_none()) {
+      const NDArray& local = local_.at(key);
+      buf = NDArray(local.shape(), root_ctx_, false, local.dtype());
+    }
+    return buf;
   }
 
   static std::vector<int> SortedGpuIds(const std::vector<NDArray>& vals) {
@@ -301,9 +314,6 @@ class KVStoreNCCL : public KVStoreLocal {
                                   clique->stream(roots[k].ctx().dev_id)),
                         "ncclBcast");
               for (const NDArray& o : others[k]) {
-                CHECK_EQ(o.dtype(), roots[k].dtype())
-                    << "NCCL kvstore: pull outputs of one key must share a dtype, given "
-                    << DTypeName(o.dtype()) << " and " << DTypeName(roots[k].dtype());
                 CheckNccl(ncclBcast(o.data().dptr_, n, type, root, clique->comm(o.ctx().dev_id),
                                     clique->stream(o.ctx().dev_id)),
                           "ncclBcast");
@@ -314,7 +324,7 @@ class KVStoreNCCL : public KVStoreLocal {
         Context::CPU(), reads, writes, FnProperty::kCPUPrioritized, priority, "KVStoreBCast");
   }
 
-  std::vector<KeyAttrs> attrs_;
+  Context root_ctx_;  // where every merge buffer lives: the first GPU of the first sum
   std::unordered_map<int, NDArray> merge_;
   std::shared_ptr<const NcclClique> clique_;  // kept alive by queued ops too
 };

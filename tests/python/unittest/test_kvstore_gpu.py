@@ -73,7 +73,8 @@ def test_nccl_store_pushpull_and_broadcast():
 @needs_nccl
 def test_nccl_store_refuses_what_mxnet_refuses():
     kv = mx.kv.create('nccl')
-    with pytest.raises(MXNetError, match='gradient compression'):
+    # (Python refuses it before the library, as MXNet 1.9.1's front does.)
+    with pytest.raises(Exception, match='Gradient compression is not supported'):
         kv.set_gradient_compression({'type': '2bit', 'threshold': 0.5})
     with pytest.raises(MXNetError, match='sparse'):
         kv.init('s', mx.nd.sparse.zeros('row_sparse', (4, 2)))
