@@ -317,15 +317,16 @@ class CommDevice : public Comm {
     std::stable_sort(keys_.begin(), keys_.end(), [](const KeyAttrs& a, const KeyAttrs& b) {
       return std::get<1>(a).Size() > std::get<1>(b).Size();
     });
-    std::map<int, std::pair<Context, size_t>> load;
-    for (const NDArray& a : src) load[a.ctx().dev_id] = {a.ctx(), 0};
+    // Keyed by (device type, id): cpu(0) and gpu(0) are two places.
+    std::map<std::pair<int, int>, std::pair<Context, size_t>> load;
+    for (const NDArray& a : src) load[{a.ctx().dev_mask(), a.ctx().dev_id}] = {a.ctx(), 0};
 #if MXNET_USE_CUDA
     if (enable_p2p_) {
-      std::vector<int> gpus;
-      for (const NDArray& a : src) {
-        if (a.ctx().dev_mask() == Context::kGPU) gpus.push_back(a.ctx().dev_id);
+      std::vector<int> gpus;  // each pushing GPU once
+      for (const auto& place : load) {
+        if (place.first.first == Context::kGPU) gpus.push_back(place.first.second);
       }
-      EnableGpuPeerAccess(gpus);
+      if (gpus.size() > 1) EnableGpuPeerAccess(gpus);
     }
 #endif
     for (const KeyAttrs& k : keys_) {
