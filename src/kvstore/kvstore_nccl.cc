@@ -69,8 +69,9 @@ class NcclClique {
     streams_.resize(ids_.size());
     for (size_t i = 0; i < ids_.size(); ++i) {
       storage::CudaDeviceGuard guard(ids_[i]);
-      CheckCuda(cudaStreamCreateWithFlags(&streams_[i], cudaStreamNonBlocking),
-                "cudaStreamCreate");
+      // A blocking stream (as MXNet's): it waits for work on the legacy default stream, where
+      // kernels go when no engine stream is given (NaiveEngine).
+      CheckCuda(cudaStreamCreate(&streams_[i]), "cudaStreamCreate");
     }
   }
   ~NcclClique() {
