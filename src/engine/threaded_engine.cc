@@ -297,6 +297,11 @@ bool ThreadedEngine::DeleteVariableIfIdle(Context exec_ctx, VarHandle var) {
 }
 
 void ThreadedEngine::DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) {
+#if !MXNET_USE_CUDA
+  // A gpu array in a build without CUDA (its allocation failed with an error, nothing ran on
+  // it): deleting it is host work, and must not abort from the array's destructor.
+  if (exec_ctx.dev_mask() == Context::kGPU) exec_ctx = Context::CPU();
+#endif
   CheckContext(exec_ctx, "DeleteVariable");
   FlushThreadBulkUsing(var);
   if (DeleteVariableIfIdle(exec_ctx, var)) {

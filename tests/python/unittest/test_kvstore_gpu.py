@@ -147,3 +147,29 @@ def test_device_store_compression_on_gpus_equals_cpus():
         results.append(rounds)
     for gpu_round, cpu_round in zip(*results):
         np.testing.assert_array_equal(gpu_round, cpu_round)
+
+
+@pytest.mark.skipif(mx.runtime.Features().is_enabled('CUDA'), reason='a USE_CUDA=ON build')
+def test_without_cuda_gpu_arrays_and_nccl_raise_and_the_process_lives():
+    # In a subprocess: the failure this pins down was an abort (a gpu array's destructor).
+    import subprocess
+    import sys
+    code = '''
+import mxnet as mx
+from mxnet.base import MXNetError
+for make in (lambda: mx.nd.array([1, 2], ctx=mx.gpu(0)),
+             lambda: mx.nd.array([1, 2]).copyto(mx.gpu(0)).wait_to_read(),
+             lambda: mx.kv.create('nccl')):
+    try:
+        make()
+        raise SystemExit('no error')
+    except MXNetError as e:
+        print(str(e).splitlines()[0])
+print('alive')
+'''
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-1] == 'alive'
+    assert 'USE_CUDA' in lines[0] and 'USE_CUDA=ON' in lines[1] and 'USE_NCCL=ON' in lines[2]
