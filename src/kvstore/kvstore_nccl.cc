@@ -130,6 +130,17 @@ class KVStoreNCCL : public KVStoreLocal {
     LOG(FATAL) << "NCCL kvstore does not support gradient compression";
   }
 
+  void Pull(const std::vector<int>& keys, const std::vector<NDArray*>& values, int priority,
+            bool ignore_sparse) override {
+    CHECK(ignore_sparse) << "nccl kvstore pull doesn't support ignore_sparse=False";
+    KVStoreLocal::Pull(keys, values, priority, ignore_sparse);
+  }
+  void Pull(const std::vector<std::string>& keys, const std::vector<NDArray*>& values,
+            int priority, bool ignore_sparse) override {
+    CHECK(ignore_sparse) << "nccl kvstore pull doesn't support ignore_sparse=False";
+    KVStoreLocal::Pull(keys, values, priority, ignore_sparse);
+  }
+
  protected:
   void InitImpl(const std::vector<int>& keys, const std::vector<NDArray>& values) override {
     CHECK_EQ(keys.size(), values.size())

@@ -78,6 +78,9 @@ def test_nccl_store_refuses_what_mxnet_refuses():
         kv.set_gradient_compression({'type': '2bit', 'threshold': 0.5})
     with pytest.raises(MXNetError, match='sparse'):
         kv.init('s', mx.nd.sparse.zeros('row_sparse', (4, 2)))
+    kv.init('d', mx.nd.array(np.ones((4, 2)), ctx=mx.gpu(0)))
+    with pytest.raises(MXNetError, match='ignore_sparse=False'):
+        kv.pull('d', out=mx.nd.array(np.zeros((4, 2)), ctx=mx.gpu(0)), ignore_sparse=False)
 
 
 @needs_gpu
