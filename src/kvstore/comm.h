@@ -21,9 +21,9 @@ struct ReduceConfig {
   static ReduceConfig FromEnv();
 };
 
-/*! \brief out = srcs[0] + ... + srcs[n-1] on the CPU, as one engine op writing out and
- *  reading srcs (all CPU arrays of out's shape and dtype). Arrays of at least
- *  cfg.bigarray_bound elements are summed in chunks by cfg.nthreads threads. */
+/*! \brief out = srcs[0] + ... + srcs[n-1], as one engine op writing out and reading srcs (of
+ *  out's shape and dtype, where out is: CPU arrays, or arrays on out's GPU). On the CPU, arrays
+ *  of at least cfg.bigarray_bound elements are summed in chunks by cfg.nthreads threads. */
 void PushReduceSum(const std::vector<NDArray>& srcs, const NDArray& out, const ReduceConfig& cfg,
                    int priority);
 

@@ -41,7 +41,8 @@ class GradientCompression {
   void DecodeParams(const std::string& s);
   /*! \brief Elements of the compressed array for an array of original_size elements. */
   int64_t GetCompressedSize(int64_t original_size) const;
-  /*! \brief Engine op: to = quantize(from) with residual (all float32, CPU). */
+  /*! \brief Engine op: to = quantize(from) with residual (all float32, on from's device: the
+   *  CPU, or a GPU in a USE_CUDA build). */
   void Quantize(const NDArray& from, NDArray* to, NDArray* residual, int priority) const;
   /*! \brief Engine op: to = dequantize(from). */
   void Dequantize(const NDArray& from, NDArray* to, int priority) const;
