@@ -212,7 +212,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   exec::TrainingGraph tg = exec::BuildTrainingGraph(sym, fwd, want_grad);
   const std::vector<nnvm::NodeEntry>& head_grads = tg.head_grads;
   const std::vector<size_t>& x_args = tg.x_args;
-  const size_t n_out = sym.outputs.size();
+  const size_t n_fwd_out = sym.outputs.size();
   exec::PlacedGraph placed;
   if (!group2ctx.empty()) {  // group2ctx: nodes on their groups' contexts, copies between
     std::unordered_map<const nnvm::Node*, Context> fixed;
@@ -230,7 +230,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   const size_t n_entries = idx.num_node_entries();
   // Forward nodes come first: those the forward outputs reach (a topological order).
   plan->num_forward_nodes = 0;
-  for (size_t i = 0; i < n_out; ++i) {
+  for (size_t i = 0; i < n_fwd_out; ++i) {
     plan->num_forward_nodes =
         std::max(plan->num_forward_nodes, idx.node_id(plan->heads[i].node.get()) + 1);
   }
@@ -264,7 +264,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   }
   nnvm::InferShape(idx, &plan->shapes);
   nnvm::InferType(idx, &plan->dtypes);
-  plan->head_grad_entry.assign(n_out, kNoEntry);
+  plan->head_grad_entry.assign(n_fwd_out, kNoEntry);
   for (size_t i = 0; i < head_grads.size(); ++i) {
     if (!idx.exist(head_grads[i].node.get())) continue;
     uint32_t e = idx.entry_id(head_grads[i]);
@@ -279,8 +279,8 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   }
   for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
     const nnvm::Node& n = *idx[nid].source;
-    uint32_t n_out = n.is_variable() ? 1 : n.num_outputs();
-    for (uint32_t i = 0; i < n_out; ++i) {
+    uint32_t n_node_out = n.is_variable() ? 1 : n.num_outputs();
+    for (uint32_t i = 0; i < n_node_out; ++i) {
       uint32_t e = idx.entry_id(nid, i);
       CHECK(plan->shapes[e].IsKnown())
           << "bind: cannot infer the shape of output " << i << " of node " << n.attrs.name
@@ -296,9 +296,9 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   for (size_t i = 0; i < n_args; ++i) plan->entries[input_entries[i]] = in_args[i];
   for (size_t i = 0; i < n_aux; ++i) plan->entries[aux_entries[i]] = aux_states[i];
   std::vector<bool> is_output(n_entries, false);
-  for (size_t i = 0; i < n_out; ++i) is_output[idx.entry_id(plan->heads[i])] = true;
+  for (size_t i = 0; i < n_fwd_out; ++i) is_output[idx.entry_id(plan->heads[i])] = true;
   for (size_t k = 0; k < x_args.size(); ++k) {
-    const nnvm::NodeEntry& g = plan->heads[n_out + k];
+    const nnvm::NodeEntry& g = plan->heads[n_fwd_out + k];
     size_t arg = x_args[k];
     uint32_t e = idx.entry_id(g);
     uint32_t nid = idx.node_id(g.node.get());
@@ -328,7 +328,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   }
   if (share_outputs_with != nullptr) {
     const std::vector<NDArray>& old = share_outputs_with->outputs_;
-    for (size_t i = 0; i < n_out && i < old.size(); ++i) {
+    for (size_t i = 0; i < n_fwd_out && i < old.size(); ++i) {
       uint32_t e = idx.entry_id(plan->heads[i]);
       if (!plan->entries[e].is_none() || old[i].dtype() != plan->dtypes[e] ||
           old[i].storage_type() != kDefaultStorage || !(old[i].ctx() == entry_ctx(e))) {
@@ -370,7 +370,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
     plan->unused[nid].assign(n_out, false);
     for (uint32_t i = 0; i < n_out; ++i) plan->unused[nid][i] = !read[idx.entry_id(nid, i)];
   }
-  for (size_t i = 0; i < n_out; ++i) ex->outputs_.push_back(plan->entries[idx.entry_id(plan->heads[i])]);
+  for (size_t i = 0; i < n_fwd_out; ++i) ex->outputs_.push_back(plan->entries[idx.entry_id(plan->heads[i])]);
   ex->plan_ = std::move(plan);
   return ex;
 }
