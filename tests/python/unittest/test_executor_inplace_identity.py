@@ -28,6 +28,8 @@ VIEWS = {
     'BlockGrad': lambda v: mx.sym.BlockGrad(v),
     'reshape_like': lambda v: mx.sym.reshape_like(v, mx.sym.zeros((2048, 1024))),
     'Cast': lambda v: mx.sym.Cast(v, dtype='float32'),
+    'amp_cast': lambda v: mx.sym.amp_cast(v, dtype='float32'),
+    'amp_multicast': lambda v: mx.sym.amp_multicast(v, num_outputs=1)[0],
 }
 
 
