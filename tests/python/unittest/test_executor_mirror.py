@@ -9,11 +9,15 @@ from mxnet import autograd, gluon, util
 
 @pytest.fixture
 def mirror_env():
-    """Yields a function that sets MXNET_BACKWARD_DO_MIRROR (None unsets); unset afterwards."""
+    """Yields a function that sets MXNET_BACKWARD_DO_MIRROR (None unsets); unset afterwards.
+    Operators keep one OpenMP thread count meanwhile: oneDNN's GEMMs round differently for
+    another count, and the runs are compared bit for bit."""
     def set_mirror(value):
         util.setenv("MXNET_BACKWARD_DO_MIRROR", value)
+    util.setenv("MXNET_ENFORCE_DETERMINISM", "1")
     yield set_mirror
     util.setenv("MXNET_BACKWARD_DO_MIRROR", None)
+    util.setenv("MXNET_ENFORCE_DETERMINISM", None)
 
 
 def _sym_net(dropout=True):
