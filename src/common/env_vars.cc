@@ -189,6 +189,13 @@ const std::vector<VarInfo>& AllVars() {
        "Memory planning of a bound executor: a value may take a free block at most this many "
        "times its size, or a free block down to 1/this of its size which is then grown; 1 "
        "reuses blocks of exactly the size only."},
+      {"MXNET_EXEC_NUM_TEMP", "int", "1", "",
+       "Temp spaces (operator scratch memory) a bound executor takes per context its nodes "
+       "run on: it takes this many of the device's MXNET_CPU_TEMP_COPY / MXNET_GPU_TEMP_COPY "
+       "shared copies when it is bound and gives them in turn to its operators that ask for "
+       "temp space. Operators sharing one run one at a time; more lets more of them run in "
+       "parallel, for more memory. The default, 1, is MXNet 1.9.1's one temp space per "
+       "context per executor."},
       {"MXNET_ELIMINATE_COMMON_EXPR", "bool", "1", "",
        "When 1, binding a symbol (bind, simple_bind, Module) first merges nodes that apply the "
        "same deterministic operator with the same attributes to the same inputs, so each such "
@@ -223,6 +230,11 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD", "int", "15", "",
        "Most operators in one bulk of a backward run; when unset, "
        "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN."},
+      {"MXNET_ENABLE_CUDA_GRAPHS", "bool", "0", "",
+       "When 1, MXNet 1.9.1 captures the bulks of a GPU executor's (and a static hybridized "
+       "block's) operators as CUDA graphs and replays them. Read when an executor is bound; "
+       "this build has no GPU backend yet, so a bind with it set logs once that it is "
+       "ignored, and it takes effect once the GPU backend exists."},
       // ---- Subgraph backends ----
       {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
        "The subgraph backend Symbol.bind and simple_bind partition the graph with before "

@@ -84,7 +84,8 @@ def test_executor_results_identical_with_mirroring(mirror_env):
 
 
 def _planned_mb(plan):
-    return int(plan.strip().splitlines()[-1].split()[1])
+    line = [l for l in plan.splitlines() if l.endswith(" MB allocated")][-1]
+    return int(line.split()[1])
 
 
 def test_executor_plans_less_memory_with_mirroring(mirror_env):
