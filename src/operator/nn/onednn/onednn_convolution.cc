@@ -27,11 +27,16 @@ using onednn::Reorder;
 using Tag = memory::format_tag;
 using Dims = memory::dims;
 
-// oneDNN derives the output size from the right padding; MXNet floors it away, which can make
-// that padding negative (stride > 1 and no pad). Those calls take the plain kernel.
+// oneDNN derives the output size from the right padding as (in + pad_l + pad_r - span) /
+// stride + 1, rounded down. MXNet floors away the input's last rows instead when the stride
+// does not divide it (a 1x1 stride-2 convolution on 56 rows: 28 out, the last row unread),
+// where the exact padding would be negative; 0 then gives the same output size (checked in
+// ConvUsesOneDNN) and the same windows, as none reaches past the rows read.
+memory::dim Span(const ConvGeometry& g, int i) { return g.dilate[i] * (g.kernel[i] - 1) + 1; }
+
 memory::dim RightPad(const ConvGeometry& g, int i) {
-  const index_t span = g.dilate[i] * (g.kernel[i] - 1) + 1;
-  return (g.out[i] - 1) * g.stride[i] + span - g.in[i] - g.pad[i];
+  const memory::dim exact = (g.out[i] - 1) * g.stride[i] + Span(g, i) - g.in[i] - g.pad[i];
+  return exact < 0 ? 0 : exact;
 }
 
 Dims Spatial(const ConvGeometry& g, const index_t* v, index_t minus = 0) {
@@ -187,7 +192,8 @@ onednn::PrimitiveCache<BackwardEntry>& BackwardCache() {
 bool ConvUsesOneDNN(const ConvGeometry& g, int dtype) {
   if (dtype != kFloat32 || !onednn::Enabled()) return false;
   for (int i = conv::kMaxSpatial - g.nspatial; i < conv::kMaxSpatial; ++i) {
-    if (RightPad(g, i) < 0) return false;
+    const memory::dim padded = g.in[i] + g.pad[i] + RightPad(g, i) - Span(g, i);
+    if (padded < 0 || padded / g.stride[i] + 1 != g.out[i]) return false;
   }
   return true;
 }
