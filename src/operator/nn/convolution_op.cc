@@ -169,10 +169,25 @@ void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
   const ConvGeometry g = MakeConvGeometry(attrs, in[0].shape_);
   const TBlob* bias = g.bias ? &in[2] : nullptr;
   if (ConvUsesOneDNN(g, in[0].type_flag_)) {
-    ConvForwardOneDNN(g, ctx, in[0], in[1], bias, out[0], req[0]);
+    ConvForwardOneDNN(g, ctx, in[0], in[1], bias, out[0], req[0], nullptr, 0,
+                      {onednn::BlockedIn(attrs, in, 0), onednn::BlockedOut(attrs, out, 0)});
+  } else if (onednn::AnyBlocked(attrs, in, out)) {
+    onednn::OnPlainCopies(attrs, in, req, out, [&](const auto& pin, const auto& preq,
+                                                   const auto& pout) {
+      ConvForwardPlain(g, ctx, pin[0], pin[1], g.bias ? &pin[2] : nullptr, pout[0], preq[0]);
+    });
   } else {
     ConvForwardPlain(g, ctx, in[0], in[1], bias, out[0], req[0]);
   }
+}
+
+// 2-D channel-first convolutions read their data and write their output held blocked.
+std::vector<onednn::LayoutGroup> ConvLayoutGroups(const NodeAttrs& attrs) {
+  const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
+  if (p.kernel.ndim() != 2 || (p.layout.has_value() && p.layout.value() != conv::kNCHW)) {
+    return {};
+  }
+  return {{{0}, {}}, {{}, {0}}};
 }
 
 // _backward_Convolution: inputs (ograd, data, weight), outputs (data, weight[, bias]) grads.
@@ -244,6 +259,7 @@ is not 0; other dtypes (float64, float16) and oneDNN-less builds use im2col and 
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", ConvForward)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", ConvLayoutGroups)
     .set_attr<FGradient>("FGradient", ConvGrad);
 
 NNVM_REGISTER_OP(_backward_Convolution)

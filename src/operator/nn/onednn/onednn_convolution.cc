@@ -70,7 +70,8 @@ struct Descs {
   Dims strides, dilates, pad_l, pad_r;
 };
 
-Descs MakeDescs(const ConvGeometry& g) {
+// src_blocked / dst_blocked: the caller holds data / output blocked (onednn_layout.h).
+Descs MakeDescs(const ConvGeometry& g, bool src_blocked = false, bool dst_blocked = false) {
   const auto f32 = memory::data_type::f32;
   Descs d;
   const Dims kernel = Spatial(g, g.kernel);
@@ -80,6 +81,8 @@ Descs MakeDescs(const ConvGeometry& g) {
   d.weights = memory::desc(Cat(wdims, kernel), f32, WeightTag(g));
   d.bias = memory::desc({g.filters}, f32, Tag::x);
   d.dst = memory::desc(Cat({g.batch, g.filters}, Spatial(g, g.out)), f32, ActivationTag(g));
+  if (src_blocked) d.src = onednn::BlockedF32(d.src.dims());
+  if (dst_blocked) d.dst = onednn::BlockedF32(d.dst.dims());
   d.strides = Spatial(g, g.stride);
   d.dilates = Spatial(g, g.dilate, 1);
   d.pad_l = Spatial(g, g.pad);
@@ -200,12 +203,14 @@ bool ConvUsesOneDNN(const ConvGeometry& g, int dtype) {
 
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
                        const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
-                       const onednn::PostOps* post, uint64_t weight_stamp) {
+                       const onednn::PostOps* post, uint64_t weight_stamp,
+                       onednn::BlockedActs acts) {
   if (req == kNullOp) return;
-  const std::string key = Key(g, "fwd") + (post != nullptr ? post->Key() : std::string());
+  std::string key = Key(g, "fwd") + (post != nullptr ? post->Key() : std::string());
+  if (acts.src || acts.dst) key += acts.src ? (acts.dst ? " bsd" : " bs") : " bd";
   ForwardEntry& e = ForwardCache().Get(key, [&] {
     ForwardEntry f;
-    f.d = MakeDescs(g);
+    f.d = MakeDescs(g, acts.src, acts.dst);
     f.pd = ForwardPd(g, f.d, dnnl::prop_kind::forward_training, post);
     f.prim = dnnl::convolution_forward(f.pd);
     f.src = Reorder(f.d.src, f.pd.src_desc());
@@ -300,7 +305,8 @@ void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob
 bool ConvUsesOneDNN(const ConvGeometry&, int) { return false; }
 
 void ConvForwardOneDNN(const ConvGeometry&, const OpContext&, const TBlob&, const TBlob&,
-                       const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*, uint64_t) {
+                       const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*, uint64_t,
+                       onednn::BlockedActs) {
   LOG(FATAL) << "Convolution: this build has no oneDNN";
 }
 

@@ -38,7 +38,7 @@ struct Descs {
   dnnl::algorithm alg;
 };
 
-Descs MakeDescs(const PoolingParam& p, const PoolGeometry& g) {
+Descs MakeDescs(const PoolingParam& p, const PoolGeometry& g, onednn::BlockedActs acts = {}) {
   static const Tag first[] = {Tag::ncw, Tag::nchw, Tag::ncdhw};
   static const Tag last[] = {Tag::nwc, Tag::nhwc, Tag::ndhwc};
   const Tag tag = (g.channel_last ? last : first)[g.nspatial - 1];
@@ -54,6 +54,8 @@ Descs MakeDescs(const PoolingParam& p, const PoolGeometry& g) {
   }
   d.src = memory::desc(src, memory::data_type::f32, tag);
   d.dst = memory::desc(dst, memory::data_type::f32, tag);
+  if (acts.src) d.src = onednn::BlockedF32(src);
+  if (acts.dst) d.dst = onednn::BlockedF32(dst);
   d.alg = Algorithm(p);
   return d;
 }
@@ -127,11 +129,14 @@ bool PoolUsesOneDNN(const PoolingParam& p, const PoolGeometry& g, int dtype) {
 }
 
 void PoolForwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpContext& ctx,
-                       const TBlob& data, const TBlob& out, OpReqType req) {
+                       const TBlob& data, const TBlob& out, OpReqType req,
+                       onednn::BlockedActs acts) {
   if (req == kNullOp) return;
   thread_local onednn::PrimitiveCache<ForwardEntry> cache;
-  ForwardEntry& e = cache.Get(Key(p, g, "fwd"), [&] {
-    const Descs d = MakeDescs(p, g);
+  std::string key = Key(p, g, "fwd");
+  if (acts.src || acts.dst) key += acts.src ? (acts.dst ? " bsd" : " bs") : " bd";
+  ForwardEntry& e = cache.Get(key, [&] {
+    const Descs d = MakeDescs(p, g, acts);
     auto pd = ForwardPd(d, dnnl::prop_kind::forward_inference);
     return ForwardEntry{d, pd, dnnl::pooling_forward(pd), Reorder(d.src, pd.src_desc()),
                         Reorder(pd.dst_desc(), d.dst)};
@@ -200,7 +205,7 @@ void PoolBackwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpCo
 bool PoolUsesOneDNN(const PoolingParam&, const PoolGeometry&, int) { return false; }
 
 void PoolForwardOneDNN(const PoolingParam&, const PoolGeometry&, const OpContext&, const TBlob&,
-                       const TBlob&, OpReqType) {
+                       const TBlob&, OpReqType, onednn::BlockedActs) {
   LOG(FATAL) << "Pooling: this build has no oneDNN";
 }
 
