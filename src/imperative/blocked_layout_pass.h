@@ -23,8 +23,8 @@ std::shared_ptr<const std::vector<std::shared_ptr<const nnvm::NodeAttrs>>> MarkB
     const std::vector<std::shared_ptr<const nnvm::NodeAttrs>>& attrs,
     const std::vector<bool>& keep);
 
-/*! \brief Whether graphs run with their marks now: MXNET_ONEDNN_BLOCKED_LAYOUT and oneDNN
- *  enabled (both read per call). */
+/*! \brief Whether graphs made now get marks: MXNET_ONEDNN_BLOCKED_LAYOUT and oneDNN enabled.
+ *  (Marked kernels honour their marks whatever MXNET_ONEDNN_ENABLED says later.) */
 bool BlockedLayoutsWanted();
 
 }  // namespace imperative

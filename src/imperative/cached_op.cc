@@ -171,8 +171,15 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
       }
     }
   }
-  blocked_infer_ = imperative::MarkBlockedLayouts(idx, 0, num_forward_nodes_, attrs_, keep_infer_);
-  blocked_train_ = imperative::MarkBlockedLayouts(idx, 0, num_forward_nodes_, attrs_, keep_train_);
+  if (imperative::BlockedLayoutsWanted()) {
+    blocked_infer_ = imperative::MarkBlockedLayouts(idx, 0, num_forward_nodes_, attrs_, is_output);
+    // Training marks forward and backward together: the values backward reads pass between
+    // them as hidden outputs only the two see. The gradients of the inputs are the caller's.
+    std::vector<bool> seen(is_output);
+    for (uint32_t e : grad_entries_) seen[e] = true;
+    blocked_train_ = imperative::MarkBlockedLayouts(idx, 0, static_cast<uint32_t>(idx.num_nodes()),
+                                                    attrs_, seen);
+  }
 }
 
 void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
@@ -245,10 +252,8 @@ void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>*
                                       Imperative::Get()->is_training());
   std::vector<NDArray> entries(idx_->num_node_entries());
   for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = inputs[i];
-  const auto& marked = save ? blocked_train_ : blocked_infer_;
   Run(0, num_forward_nodes_, &entries, save ? &unused_train_ : &unused_infer_,
-      save ? keep_train_ : keep_infer_,
-      marked && imperative::BlockedLayoutsWanted() ? marked.get() : nullptr);
+      save ? keep_train_ : keep_infer_, (save ? blocked_train_ : blocked_infer_).get());
   outputs->clear();
   for (uint32_t e : output_entries_) outputs->push_back(entries[e]);
   for (uint32_t e : saved_entries_) outputs->push_back(save ? entries[e] : NDArray());
@@ -327,7 +332,7 @@ void CachedOp::Backward(std::vector<NDArray>* taken, const std::vector<bool>* un
     plan = UnusedInBackward(*unused_grads);
   }
   Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries,
-      plan ? plan.get() : &unused_train_, keep_backward_);
+      plan ? plan.get() : &unused_train_, keep_backward_, blocked_train_.get());
   outputs->clear();
   for (uint32_t e : grad_entries_) outputs->push_back(entries[e]);
 }

@@ -94,8 +94,9 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   std::vector<uint32_t> input_entries_, output_entries_, head_grad_entries_, grad_entries_;
   std::vector<uint32_t> saved_entries_, mutable_inputs_;
   std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs_;
-  // attrs_ with the forward's blocked-layout marks (blocked_layout_pass.h) when it runs for
-  // inference / keeps the values backward reads; null where nothing is marked.
+  // attrs_ with the blocked-layout marks (blocked_layout_pass.h) of a forward for inference /
+  // of a forward keeping the values backward reads and that backward; null where nothing is
+  // marked. Chosen when the graph is made, so a forward and its backward always agree.
   std::shared_ptr<const std::vector<std::shared_ptr<const nnvm::NodeAttrs>>> blocked_infer_,
       blocked_train_;
   std::vector<std::vector<bool>> unused_infer_, unused_train_;

@@ -47,8 +47,11 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
                        const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
                        const onednn::PostOps* post = nullptr, uint64_t weight_stamp = 0,
                        onednn::BlockedActs acts = {});
+/*! \brief acts: whether data (src), ograd (diff_dst) and the data gradient (diff_src) are
+ *  held blocked (onednn_layout.h). */
 void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
-                        const TBlob& data, const TBlob& weight, const ConvGrads& grads);
+                        const TBlob& data, const TBlob& weight, const ConvGrads& grads,
+                        onednn::BlockedActs acts = {});
 
 /*!
  * \brief Transposed convolution through the kernels above, for the convolution geometry g

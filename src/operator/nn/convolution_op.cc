@@ -204,10 +204,27 @@ void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
     grads.bias_req = req[2];
   }
   if (ConvUsesOneDNN(g, in[1].type_flag_)) {
-    ConvBackwardOneDNN(g, ctx, in[0], in[1], in[2], grads);
+    onednn::BlockedActs acts;
+    acts.diff_dst = onednn::BlockedIn(attrs, in, 0);
+    acts.src = onednn::BlockedIn(attrs, in, 1);
+    acts.diff_src = onednn::BlockedOut(attrs, out, 0);
+    ConvBackwardOneDNN(g, ctx, in[0], in[1], in[2], grads, acts);
+  } else if (onednn::AnyBlocked(attrs, in, out)) {
+    onednn::OnPlainCopies(attrs, in, req, out, [&](const auto& pin, const auto& preq,
+                                                   const auto& pout) {
+      ConvGrads plain = grads;
+      plain.data = &pout[0];
+      ConvBackwardPlain(g, ctx, pin[0], pin[1], pin[2], plain);
+    });
   } else {
     ConvBackwardPlain(g, ctx, in[0], in[1], in[2], grads);
   }
+}
+
+// ograd, data and the data gradient each held blocked or not.
+std::vector<onednn::LayoutGroup> ConvBackwardLayoutGroups(const NodeAttrs& attrs) {
+  if (ConvLayoutGroups(attrs).empty()) return {};
+  return {{{0}, {}}, {{1}, {}}, {{}, {0}}};
 }
 
 // Data and weight feed the backward (the bias is not needed); it outputs every gradient.
@@ -275,7 +292,8 @@ NNVM_REGISTER_OP(_backward_Convolution)
     .set_attr<FInferShape>("FInferShape", ConvBackwardShape)
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
-    .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
+    .set_attr<FCompute>("FCompute<cpu>", ConvBackward)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", ConvBackwardLayoutGroups);
 
 }  // namespace op
 }  // namespace mxnet

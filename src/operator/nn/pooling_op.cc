@@ -407,13 +407,34 @@ void PoolingBackwardCompute(const NodeAttrs& attrs, const OpContext& ctx,
                             const std::vector<TBlob>& out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const PoolGeometry g(attrs.op->name.c_str(), p, in[1].shape_);
-  if (PoolTiledMaxApplies(p, g, in[1].type_flag_)) {
-    PoolTiledMaxBackward(g, in[0], in[1], out[0], req[0]);
-  } else if (PoolUsesOneDNN(p, g, in[1].type_flag_)) {
-    PoolBackwardOneDNN(p, g, ctx, in[0], in[1], out[0], req[0]);
+  auto plain = [&](const std::vector<TBlob>& pin, const std::vector<OpReqType>& preq,
+                   const std::vector<TBlob>& pout) {
+    if (PoolTiledMaxApplies(p, g, pin[1].type_flag_)) {
+      PoolTiledMaxBackward(g, pin[0], pin[1], pout[0], preq[0]);
+    } else {
+      PoolingBackwardPlain(p, g, pin[0], pin[1], pin[2], pout[0], preq[0]);
+    }
+  };
+  const bool blocked = onednn::AnyBlocked(attrs, in, out);
+  if ((blocked || !PoolTiledMaxApplies(p, g, in[1].type_flag_)) &&
+      PoolUsesOneDNN(p, g, in[1].type_flag_)) {
+    onednn::BlockedActs acts;
+    acts.diff_dst = onednn::BlockedIn(attrs, in, 0);
+    acts.src = onednn::BlockedIn(attrs, in, 1);
+    acts.diff_src = onednn::BlockedOut(attrs, out, 0);
+    PoolBackwardOneDNN(p, g, ctx, in[0], in[1], out[0], req[0], acts);
+  } else if (blocked) {
+    onednn::OnPlainCopies(attrs, in, req, out, plain);
   } else {
-    PoolingBackwardPlain(p, g, in[0], in[1], in[2], out[0], req[0]);
+    plain(in, req, out);
   }
+}
+
+// ograd, data, the output (read by the plain kernels only) and the data gradient, each held
+// blocked or not, as the forward's.
+std::vector<onednn::LayoutGroup> PoolingBackwardLayoutGroups(const NodeAttrs& attrs) {
+  if (PoolingLayoutGroups(attrs).empty()) return {};
+  return {{{0}, {}}, {{1}, {}}, {{2}, {}}, {{}, {0}}};
 }
 
 std::vector<NodeEntry> PoolingGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
@@ -483,7 +504,8 @@ NNVM_REGISTER_OP(_backward_Pooling)
     .set_attr<FInferShape>("FInferShape", PoolingBackwardShape)
     .set_attr<FInferType>("FInferType", PoolingType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
-    .set_attr<FCompute>("FCompute<cpu>", PoolingBackwardCompute);
+    .set_attr<FCompute>("FCompute<cpu>", PoolingBackwardCompute)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", PoolingBackwardLayoutGroups);
 
 }  // namespace op
 }  // namespace mxnet

@@ -206,8 +206,8 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
                        const onednn::PostOps* post, uint64_t weight_stamp,
                        onednn::BlockedActs acts) {
   if (req == kNullOp) return;
-  std::string key = Key(g, "fwd") + (post != nullptr ? post->Key() : std::string());
-  if (acts.src || acts.dst) key += acts.src ? (acts.dst ? " bsd" : " bs") : " bd";
+  const std::string key =
+      Key(g, "fwd") + (post != nullptr ? post->Key() : std::string()) + onednn::ActsKey(acts);
   ForwardEntry& e = ForwardCache().Get(key, [&] {
     ForwardEntry f;
     f.d = MakeDescs(g, acts.src, acts.dst);
@@ -232,10 +232,11 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
 }
 
 void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
-                        const TBlob& data, const TBlob& weight, const ConvGrads& grads) {
-  BackwardEntry& e = BackwardCache().Get(Key(g, "bwd"), [&] {
+                        const TBlob& data, const TBlob& weight, const ConvGrads& grads,
+                        onednn::BlockedActs acts) {
+  BackwardEntry& e = BackwardCache().Get(Key(g, "bwd") + onednn::ActsKey(acts), [&] {
     BackwardEntry b;
-    b.d = MakeDescs(g);
+    b.d = MakeDescs(g, acts.src, acts.diff_dst);
     const auto hint = ForwardPd(g, b.d, dnnl::prop_kind::forward_training);
     const auto alg = dnnl::algorithm::convolution_direct;
     const Descs& d = b.d;
@@ -263,7 +264,8 @@ void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob
     b.weights_prim = dnnl::convolution_backward_weights(b.weights_pd);
     b.ddst_data = Reorder(d.dst, b.data_pd.diff_dst_desc());
     b.weights_data = Reorder(d.weights, b.data_pd.weights_desc());
-    b.dsrc = Reorder(b.data_pd.diff_src_desc(), d.src);
+    b.dsrc = Reorder(b.data_pd.diff_src_desc(),
+                     acts.diff_src ? onednn::BlockedF32(d.src.dims()) : MakeDescs(g).src);
     b.src_weights = Reorder(d.src, b.weights_pd.src_desc());
     b.ddst_weights = Reorder(d.dst, b.weights_pd.diff_dst_desc());
     b.dweights = Reorder(b.weights_pd.diff_weights_desc(), d.weights);
@@ -311,7 +313,7 @@ void ConvForwardOneDNN(const ConvGeometry&, const OpContext&, const TBlob&, cons
 }
 
 void ConvBackwardOneDNN(const ConvGeometry&, const OpContext&, const TBlob&, const TBlob&,
-                        const TBlob&, const ConvGrads&) {
+                        const TBlob&, const ConvGrads&, onednn::BlockedActs) {
   LOG(FATAL) << "Convolution: this build has no oneDNN";
 }
 

@@ -58,6 +58,16 @@ bool BlockedShape(const TShape& shape, int dtype) {
   return b > 0 && dtype == kFloat32 && shape.ndim() == 4 && shape[1] > 0 && shape[1] % b == 0;
 }
 
+std::vector<LayoutGroup> ElementwiseLayoutGroups(const nnvm::NodeAttrs& attrs) {
+  const nnvm::Op& op = *attrs.op;
+  const uint32_t n_in = op.get_num_inputs ? op.get_num_inputs(attrs) : op.num_inputs;
+  const uint32_t n_out = op.get_num_outputs ? op.get_num_outputs(attrs) : op.num_outputs;
+  LayoutGroup all;
+  for (uint32_t i = 0; i < n_in; ++i) all.inputs.push_back(i);
+  for (uint32_t i = 0; i < n_out; ++i) all.outputs.push_back(i);
+  return {all};
+}
+
 LayoutMarks MarksOf(const nnvm::NodeAttrs& attrs) {
   LayoutMarks m;
   auto it = attrs.dict.find(kMarkKey);
@@ -98,6 +108,12 @@ bool AnyBlocked(const nnvm::NodeAttrs& attrs, const std::vector<TBlob>& in,
     if (BlockedOut(attrs, out, i)) return true;
   }
   return false;
+}
+
+std::string ActsKey(const BlockedActs& a) {
+  if (!a.src && !a.dst && !a.diff_src && !a.diff_dst) return std::string();
+  return std::string(" b") + (a.src ? "s" : "") + (a.dst ? "d" : "") + (a.diff_src ? "S" : "") +
+         (a.diff_dst ? "D" : "");
 }
 
 namespace {

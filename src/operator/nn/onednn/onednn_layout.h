@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "mxnet/op_attr_types.h"
@@ -37,6 +38,11 @@ struct LayoutGroup {
  *  kernel path it has (BlockedIn / BlockedOut below, OnPlainCopies where it has no blocked
  *  kernel). Only a graph pass over values users never see sets marks (CachedOp). */
 using FBlockedLayout = std::function<std::vector<LayoutGroup>(const nnvm::NodeAttrs&)>;
+
+/*! \brief The groups of an elementwise op whose inputs and outputs all have one shape (an
+ *  activation, a same-shape sum, their gradients): all of them together, whose buffers it
+ *  reads and writes element by element whatever their layout. */
+std::vector<LayoutGroup> ElementwiseLayoutGroups(const nnvm::NodeAttrs& attrs);
 
 /*! \brief The marks of a node: bit i of in / out set when input / output i is held blocked
  *  (if BlockedShape). Stored in the node's dict under kMarkKey, which no parser reads. */
@@ -71,6 +77,9 @@ void OnPlainCopies(const nnvm::NodeAttrs& attrs, const std::vector<TBlob>& in,
 struct BlockedActs {
   bool src{false}, dst{false}, diff_src{false}, diff_dst{false};
 };
+
+/*! \brief The suffix a primitive cache key takes for acts (empty when nothing is blocked). */
+std::string ActsKey(const BlockedActs& acts);
 
 /*! \brief The element copies between NCHW and the blocked layout (shape (N, C, H, W), C a
  *  multiple of BlockSize()); plain loops, no oneDNN primitive. */

@@ -133,9 +133,7 @@ void PoolForwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpCon
                        onednn::BlockedActs acts) {
   if (req == kNullOp) return;
   thread_local onednn::PrimitiveCache<ForwardEntry> cache;
-  std::string key = Key(p, g, "fwd");
-  if (acts.src || acts.dst) key += acts.src ? (acts.dst ? " bsd" : " bs") : " bd";
-  ForwardEntry& e = cache.Get(key, [&] {
+  ForwardEntry& e = cache.Get(Key(p, g, "fwd") + onednn::ActsKey(acts), [&] {
     const Descs d = MakeDescs(p, g, acts);
     auto pd = ForwardPd(d, dnnl::prop_kind::forward_inference);
     return ForwardEntry{d, pd, dnnl::pooling_forward(pd), Reorder(d.src, pd.src_desc()),
@@ -150,12 +148,15 @@ void PoolForwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpCon
 
 void PoolBackwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpContext& ctx,
                         const TBlob& out_grad, const TBlob& data, const TBlob& data_grad,
-                        OpReqType req) {
+                        OpReqType req, onednn::BlockedActs acts) {
   if (req == kNullOp) return;
   thread_local onednn::PrimitiveCache<BackwardEntry> cache;
-  BackwardEntry& e = cache.Get(Key(p, g, "bwd"), [&] {
+  BackwardEntry& e = cache.Get(Key(p, g, "bwd") + onednn::ActsKey(acts), [&] {
     BackwardEntry b;
-    b.d = MakeDescs(p, g);
+    onednn::BlockedActs fwd;  // the layouts of data and of the output gradient
+    fwd.src = acts.src;
+    fwd.dst = acts.diff_dst;
+    b.d = MakeDescs(p, g, fwd);
     b.fwd_pd = ForwardPd(b.d, dnnl::prop_kind::forward_training);
     b.fwd = dnnl::pooling_forward(b.fwd_pd);
     const Descs& d = b.d;
@@ -173,7 +174,9 @@ void PoolBackwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpCo
     b.prim = dnnl::pooling_backward(b.pd);
     b.src = Reorder(d.src, b.fwd_pd.src_desc());
     b.ddst = Reorder(d.dst, b.pd.diff_dst_desc());
-    b.dsrc = Reorder(b.pd.diff_src_desc(), d.src);
+    onednn::BlockedActs grad;
+    grad.src = acts.diff_src;
+    b.dsrc = Reorder(b.pd.diff_src_desc(), MakeDescs(p, g, grad).src);
     b.workspace = b.fwd_pd.workspace_desc().get_size() > 0;
     return b;
   });
@@ -210,7 +213,8 @@ void PoolForwardOneDNN(const PoolingParam&, const PoolGeometry&, const OpContext
 }
 
 void PoolBackwardOneDNN(const PoolingParam&, const PoolGeometry&, const OpContext&,
-                        const TBlob&, const TBlob&, const TBlob&, OpReqType) {
+                        const TBlob&, const TBlob&, const TBlob&, OpReqType,
+                        onednn::BlockedActs) {
   LOG(FATAL) << "Pooling: this build has no oneDNN";
 }
 

@@ -16,10 +16,11 @@ bool PoolUsesOneDNN(const PoolingParam& p, const PoolGeometry& g, int dtype);
 void PoolForwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpContext& ctx,
                        const TBlob& data, const TBlob& out, OpReqType req,
                        onednn::BlockedActs acts = {});
-/*! \brief The data gradient; max pooling recomputes the forward for oneDNN's argmax workspace. */
+/*! \brief The data gradient; max pooling recomputes the forward for oneDNN's argmax workspace.
+ *  acts: whether data (src), out_grad (diff_dst) and data_grad (diff_src) are held blocked. */
 void PoolBackwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpContext& ctx,
                         const TBlob& out_grad, const TBlob& data, const TBlob& data_grad,
-                        OpReqType req);
+                        OpReqType req, onednn::BlockedActs acts = {});
 
 }  // namespace op
 }  // namespace mxnet
