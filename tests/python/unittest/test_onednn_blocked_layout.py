@@ -137,3 +137,37 @@ def test_training_forward_and_backward_agree_with_layout_off():
     # order they take on NCHW): the layout changes no result
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("backend", [None, "ONEDNN"])
+def test_marked_graph_run_with_onednn_off_takes_plain_copies(backend):
+    # marks are chosen when the graph is made; switched off afterwards, every marked kernel
+    # (convolution, fused convolution, pooling and their gradients) runs plain on plain copies
+    mx.random.seed(3)
+    net = _small_resnet()
+    net.initialize(mx.init.Xavier())
+    x = mx.nd.random.uniform(-1, 1, shape=(4, 3, 16, 16))
+    net(x)
+    _randomize_bn(net)
+    results = []
+    for hybrid in (False, True):
+        if hybrid:
+            kwargs = {"backend": backend} if backend else {}
+            net.hybridize(static_alloc=True, static_shape=True, **kwargs)
+            net(x).wait_to_read()  # the graph is made with oneDNN on
+        mx.util.setenv("MXNET_ONEDNN_ENABLED", "0")
+        try:
+            if backend:  # inference only: the fused operators have no gradient
+                results.append([net(x).asnumpy()])
+            else:
+                with mx.autograd.record():
+                    y = net(x)
+                y.backward()
+                results.append([y.asnumpy()] + [p.grad().asnumpy() for p in
+                                                 net.collect_params().values()
+                                                 if p.grad_req != "null"])
+            mx.nd.waitall()
+        finally:
+            mx.util.setenv("MXNET_ONEDNN_ENABLED", "1")
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
