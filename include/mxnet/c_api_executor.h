@@ -46,7 +46,7 @@ MXNET_DLL int MXExecutorBind(SymbolHandle symbol_handle, int dev_type, int dev_i
                              NDArrayHandle* in_args, NDArrayHandle* arg_grad_store,
                              uint32_t* grad_req_type, uint32_t aux_states_len,
                              NDArrayHandle* aux_states, ExecutorHandle* out);
-/*! \brief Bind with a group2ctx map (accepted; every node runs on dev_type/dev_id). */
+/*! \brief Bind with a group2ctx map (map_keys: ctx_group names; nodes run on their contexts). */
 MXNET_DLL int MXExecutorBindX(SymbolHandle symbol_handle, int dev_type, int dev_id,
                               uint32_t num_map_keys, const char** map_keys,
                               const int* map_dev_types, const int* map_dev_ids, uint32_t len,

@@ -37,13 +37,17 @@ class Executor {
    * kGradNull or a none gradient array gets no gradient). Shapes and dtypes come from the
    * arrays; a mismatch raises dmlc::Error naming the node and the shapes.
    * share_outputs_with: outputs are views of that executor's outputs where they fit (reshape).
+   * group2ctx (MXNet 1.9.1's): each node runs on the context of its ctx_group (backward nodes
+   * on their forward node's, other nodes on their inputs'), with _CrossDeviceCopy nodes where
+   * an edge crosses contexts; empty: every node on ctx, arrays elsewhere refused.
    */
   static std::unique_ptr<Executor> Bind(const nnvm::Symbol& sym, const Context& ctx,
                                         const std::vector<NDArray>& in_args,
                                         const std::vector<NDArray>& arg_grads,
                                         const std::vector<uint32_t>& grad_reqs,
                                         const std::vector<NDArray>& aux_states,
-                                        const Executor* share_outputs_with = nullptr);
+                                        const Executor* share_outputs_with = nullptr,
+                                        const std::map<std::string, Context>& group2ctx = {});
 
   /*!
    * \brief Symbol.simple_bind: shapes and dtypes of some inputs by name (the rest inferred;
@@ -54,13 +58,16 @@ class Executor {
    * stypes: storage types of some arguments by name (the rest: their Variable(stype=...),
    * else default); gradients and auxiliary states get the storage types the graph
    * storage-type pass infers (a row_sparse weight gradient of dot(csr, w), say).
+   * group2ctx: arguments, gradients and auxiliary states of a variable with a mapped
+   * ctx_group live on that context, the rest on ctx; the nodes run as Bind places them.
    */
   static std::unique_ptr<Executor> SimpleBind(
       const nnvm::Symbol& sym, const Context& ctx, const std::map<std::string, TShape>& shapes,
       const std::map<std::string, int>& dtypes, const std::vector<uint32_t>& grad_reqs,
       const Executor* shared, const std::vector<std::string>& shared_arg_names,
       std::map<std::string, NDArray>* shared_buffer,
-      const std::map<std::string, int>& stypes = {});
+      const std::map<std::string, int>& stypes = {},
+      const std::map<std::string, Context>& group2ctx = {});
 
   /*!
    * \brief Executor.reshape: a new executor for new input shapes, sharing this one's
@@ -100,13 +107,14 @@ class Executor {
   Executor() = default;
   void RunNodes(uint32_t begin, uint32_t end, bool is_train);
   static void PlanMemory(const nnvm::IndexedGraph& idx, const std::vector<bool>& is_output,
-                         Plan* plan, const Context& ctx);
+                         Plan* plan);
 
   nnvm::Symbol symbol_;
   Context ctx_;
   std::vector<NDArray> in_args_, arg_grads_, aux_states_, outputs_;
   std::vector<uint32_t> grad_reqs_;
   std::vector<std::string> arg_names_, aux_names_, output_names_;
+  std::map<std::string, Context> group2ctx_;
   std::unique_ptr<Plan> plan_;
   MonitorCallback monitor_;
   bool monitor_all_{false};

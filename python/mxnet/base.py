@@ -13,11 +13,14 @@ from . import libinfo
 
 __version__ = libinfo.__version__
 
-# OpenMP threads that spin after a parallel region take the cores the Python thread and the
-# engine's workers need between regions; on a small or busy machine that costs several times
-# the work itself (docs/perf.md). libgomp reads this once, when the library below loads it.
+# An OpenMP thread that sleeps at once after a parallel region takes ~100 us to wake for the
+# next one, more than a small operator's whole work; one that spins libgomp's default (~4 ms
+# here) takes the cores the Python thread and the engine's workers need. 10000 spins (~0.1 ms)
+# keeps a team warm across the regions of one operator and between back-to-back operators
+# (docs/perf.md); the engine gives operators fewer threads when others need the cores
+# (MXNET_OMP_ADAPTIVE_THREADS). libgomp reads this once, when the library below loads it.
 if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
-    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    os.environ["GOMP_SPINCOUNT"] = "10000"
 
 _LIB = libinfo.load_lib()
 

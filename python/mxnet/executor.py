@@ -159,6 +159,19 @@ class Executor:
         return self._optimized_symbol
 
 
+def _group_contexts(group2ctx):
+    """group2ctx as the extension takes it: {group: (device type id, device id)}."""
+    if not group2ctx:
+        return {}
+    out = {}
+    for group, ctx in group2ctx.items():
+        if not isinstance(ctx, Context):
+            raise TypeError("group2ctx: the context of group %s must be a Context, given %s"
+                            % (group, type(ctx)))
+        out[group] = (ctx.device_typeid, ctx.device_id)
+    return out
+
+
 def _ndarray_inputs(arg_key, args, arg_names, allow_missing):
     """A positional list of arrays from a list or a name -> array dict (Symbol._get_ndarray_inputs)."""
     if isinstance(args, list):
@@ -216,7 +229,7 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, g
     reqs = _grad_req_list(grad_req, arg_names)
     handle = _ffi.executor_bind(symbol.handle, ctx.device_typeid, ctx.device_id, args,
                                 [None] * len(args) if args_grad is None else args_grad, reqs,
-                                aux_states)
+                                aux_states, _group_contexts(group2ctx))
     executor = Executor(handle, symbol, ctx, grad_req, group2ctx)
     executor.arg_arrays = args
     executor.grad_arrays = args_grad
@@ -256,47 +269,18 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
         handle = _ffi.executor_simple_bind(
             symbol.handle, ctx.device_typeid, ctx.device_id, shapes, dtypes, reqs,
             None if shared_exec is None else shared_exec.handle, shared_arg_names or [],
-            shared_buffer, stypes)
+            shared_buffer, stypes, _group_contexts(group2ctx))
     except MXNetError as e:
         error_msg = "simple_bind error. Arguments:\n"
         for k, v in kwargs.items():
             error_msg += "%s: %s\n" % (k, v)
         error_msg += "%s" % e
         raise RuntimeError(error_msg) from None
-    if group2ctx:
-        placed = _place_by_group(symbol, ctx, group2ctx, handle)
-        if placed is not None:
-            return bind(symbol, ctx, placed[0], placed[1], grad_req if grad_req is not None
-                        else "null", placed[2], group2ctx)
     executor = Executor(handle, symbol, ctx, grad_req, group2ctx)
     executor.arg_arrays = handle.arg_arrays()
     executor.grad_arrays = handle.grad_arrays()
     executor.aux_arrays = handle.aux_arrays()
     return executor
-
-
-def _place_by_group(symbol, ctx, group2ctx, handle):
-    """simple_bind's group2ctx: each argument, gradient and auxiliary state on the context of
-    its variable's ctx_group (the bind context when it has none or the group is not mapped).
-    Returns (args, grads, aux) moved there, or None when every array already is on ctx."""
-    attrs = symbol.attr_dict()
-
-    def where(name):
-        group = attrs.get(name, {}).get("__ctx_group__")
-        return group2ctx.get(group, ctx) if group is not None else ctx
-
-    arg_ctx = [where(n) for n in symbol.list_arguments()]
-    aux_ctx = [where(n) for n in symbol.list_auxiliary_states()]
-    if all(c == ctx for c in arg_ctx + aux_ctx):
-        return None
-
-    def moved(arrays, ctxs):
-        return [None if a is None else a.as_in_context(c) for a, c in zip(arrays, ctxs)]
-
-    grads = handle.grad_arrays()
-    return (moved(handle.arg_arrays(), arg_ctx),
-            None if grads is None else moved(grads, arg_ctx),
-            moved(handle.aux_arrays(), aux_ctx))
 
 
 def eval_symbol(symbol, ctx=None, **kwargs):

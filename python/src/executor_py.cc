@@ -63,6 +63,16 @@ py::list ArrayList(const std::vector<NDArray>& v) {
   return l;
 }
 
+// group2ctx from Python: {group: (dev_type, dev_id)}.
+std::map<std::string, Context> GroupContexts(const py::dict& d) {
+  std::map<std::string, Context> m;
+  for (auto kv : d) {
+    auto dev = kv.second.cast<std::pair<int, int>>();
+    m[kv.first.cast<std::string>()] = MakeContext(dev.first, dev.second);
+  }
+  return m;
+}
+
 std::map<std::string, TShape> ShapeDict(const py::dict& d) {
   std::map<std::string, TShape> m;
   for (auto kv : d) m[kv.first.cast<std::string>()] = KnownShape(kv.second);
@@ -132,10 +142,12 @@ void DefineExecutor(py::module_& m) {
   // arg_grads: an array or None per argument; grad_reqs: 0 null, 1 write, 3 add.
   m.def("executor_bind", [](const nnvm::Symbol& sym, int dev_type, int dev_id,
                             const py::list& in_args, const py::list& arg_grads,
-                            const std::vector<uint32_t>& grad_reqs, const py::list& aux_states) {
+                            const std::vector<uint32_t>& grad_reqs, const py::list& aux_states,
+                            const py::dict& group2ctx) {
     MXNET_PY_API("MXExecutorBindEX");
     return Executor::Bind(sym, MakeContext(dev_type, dev_id), Arrays(in_args),
-                          Arrays(arg_grads), grad_reqs, Arrays(aux_states));
+                          Arrays(arg_grads), grad_reqs, Arrays(aux_states), nullptr,
+                          GroupContexts(group2ctx));
   });
   // Returns the executor; shared_buffer (a dict or None) receives the arrays it added.
   m.def("executor_simple_bind", [](const nnvm::Symbol& sym, int dev_type, int dev_id,
@@ -144,7 +156,8 @@ void DefineExecutor(py::module_& m) {
                                    const Executor* shared,
                                    const std::vector<std::string>& shared_arg_names,
                                    const py::object& shared_buffer,
-                                   const std::map<std::string, int>& stypes) {
+                                   const std::map<std::string, int>& stypes,
+                                   const py::dict& group2ctx) {
     MXNET_PY_API("MXExecutorSimpleBindEx");
     std::map<std::string, NDArray> buffer;
     if (!shared_buffer.is_none()) {
@@ -154,7 +167,8 @@ void DefineExecutor(py::module_& m) {
     }
     auto ex = Executor::SimpleBind(sym, MakeContext(dev_type, dev_id), ShapeDict(shapes), dtypes,
                                    grad_reqs, shared, shared_arg_names,
-                                   shared_buffer.is_none() ? nullptr : &buffer, stypes);
+                                   shared_buffer.is_none() ? nullptr : &buffer, stypes,
+                                   GroupContexts(group2ctx));
     if (!shared_buffer.is_none()) {
       py::dict d = shared_buffer.cast<py::dict>();
       for (const auto& kv : buffer) d[py::str(kv.first)] = py::cast(kv.second);
@@ -162,7 +176,8 @@ void DefineExecutor(py::module_& m) {
     return ex;
   }, py::arg("sym"), py::arg("dev_type"), py::arg("dev_id"), py::arg("shapes"),
      py::arg("dtypes"), py::arg("grad_reqs"), py::arg("shared").none(true),
-     py::arg("shared_arg_names"), py::arg("shared_buffer"), py::arg("stypes"));
+     py::arg("shared_arg_names"), py::arg("shared_buffer"), py::arg("stypes"),
+     py::arg("group2ctx"));
 
   // A symbol run as one operator (mx.nd.CachedOp); flags as MXCreateCachedOpEx takes them.
   py::class_<CachedOp, std::shared_ptr<CachedOp>>(m, "CachedOpHandle")

@@ -68,8 +68,17 @@ void ReturnArrays(const Executor& ex, uint32_t* num_in_args, NDArrayHandle** in_
   *aux_states = NewHandles(ex.aux_states(), &aux);
 }
 
+// group2ctx from the C API's parallel arrays (null or empty: none).
+std::map<std::string, Context> GroupContexts(uint32_t n, const char** keys, const int* dev_types,
+                                             const int* dev_ids) {
+  std::map<std::string, Context> m;
+  for (uint32_t i = 0; i < n; ++i) m[keys[i]] = MakeCtx(dev_types[i], dev_ids[i]);
+  return m;
+}
+
 template <typename DimT>
 int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id,
+                   const std::map<std::string, Context>& group2ctx,
                    const uint32_t provided_grad_req_list_len, const char** provided_grad_req_names,
                    const char** provided_grad_req_types, const uint32_t num_provided_arg_shapes,
                    const char** provided_arg_shape_names, const DimT* provided_arg_shape_data,
@@ -134,7 +143,7 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id,
       shared_exec_handle == nullptr ? nullptr : static_cast<Executor*>(shared_exec_handle);
   std::unique_ptr<Executor> ex =
       Executor::SimpleBind(*sym, MakeCtx(dev_type, dev_id), shapes, dtypes, reqs, shared,
-                           shared_names, use_buffer ? &buffer : nullptr, stypes);
+                           shared_names, use_buffer ? &buffer : nullptr, stypes, group2ctx);
   if (use_buffer) {
     thread_local std::vector<std::string> names;
     thread_local std::vector<const char*> name_ptrs;
@@ -158,7 +167,8 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id,
 
 int BindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id, uint32_t len,
              NDArrayHandle* in_args, NDArrayHandle* arg_grad_store, uint32_t* grad_req_type,
-             uint32_t aux_states_len, NDArrayHandle* aux_states, ExecutorHandle* out) {
+             uint32_t aux_states_len, NDArrayHandle* aux_states, ExecutorHandle* out,
+             const std::map<std::string, Context>& group2ctx = {}) {
   API_BEGIN();
   const nnvm::Symbol* sym = SymbolFrom(symbol_handle, "MXExecutorBind");
   API_NOT_NULL(out);
@@ -166,7 +176,7 @@ int BindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id, uint32_t len,
   if (grad_req_type != nullptr) reqs.assign(grad_req_type, grad_req_type + len);
   *out = Executor::Bind(*sym, MakeCtx(dev_type, dev_id), ArraysFrom(len, in_args, false),
                         ArraysFrom(len, arg_grad_store, true), reqs,
-                        ArraysFrom(aux_states_len, aux_states, false))
+                        ArraysFrom(aux_states_len, aux_states, false), nullptr, group2ctx)
              .release();
   API_END();
 }
@@ -289,9 +299,10 @@ int MXExecutorBindX(SymbolHandle symbol_handle, int dev_type, int dev_id, uint32
                     uint32_t len, NDArrayHandle* in_args, NDArrayHandle* arg_grad_store,
                     uint32_t* grad_req_type, uint32_t aux_states_len, NDArrayHandle* aux_states,
                     ExecutorHandle* out) {
-  (void)num_map_keys, (void)map_keys, (void)map_dev_types, (void)map_dev_ids;
-  return mxnet::BindImpl(symbol_handle, dev_type, dev_id, len, in_args, arg_grad_store,
-                         grad_req_type, aux_states_len, aux_states, out);
+  return mxnet::BindImpl(
+      symbol_handle, dev_type, dev_id, len, in_args, arg_grad_store, grad_req_type,
+      aux_states_len, aux_states, out,
+      mxnet::GroupContexts(num_map_keys, map_keys, map_dev_types, map_dev_ids));
 }
 
 int MXExecutorBindEX(SymbolHandle symbol_handle, int dev_type, int dev_id, uint32_t num_map_keys,
@@ -299,13 +310,17 @@ int MXExecutorBindEX(SymbolHandle symbol_handle, int dev_type, int dev_id, uint3
                      uint32_t len, NDArrayHandle* in_args, NDArrayHandle* arg_grad_store,
                      uint32_t* grad_req_type, uint32_t aux_states_len, NDArrayHandle* aux_states,
                      ExecutorHandle shared_exec, ExecutorHandle* out) {
-  (void)num_map_keys, (void)map_keys, (void)map_dev_types, (void)map_dev_ids, (void)shared_exec;
-  return mxnet::BindImpl(symbol_handle, dev_type, dev_id, len, in_args, arg_grad_store,
-                         grad_req_type, aux_states_len, aux_states, out);
+  (void)shared_exec;
+  return mxnet::BindImpl(
+      symbol_handle, dev_type, dev_id, len, in_args, arg_grad_store, grad_req_type,
+      aux_states_len, aux_states, out,
+      mxnet::GroupContexts(num_map_keys, map_keys, map_dev_types, map_dev_ids));
 }
 
 #define MX_SIMPLE_BIND_ARGS                                                                  \
-  symbol_handle, dev_type, dev_id, provided_grad_req_list_len, provided_grad_req_names,      \
+  symbol_handle, dev_type, dev_id,                                                           \
+      mxnet::GroupContexts(num_g2c_keys, g2c_keys, g2c_dev_types, g2c_dev_ids),              \
+      provided_grad_req_list_len, provided_grad_req_names,      \
       provided_grad_req_types, num_provided_arg_shapes, provided_arg_shape_names,            \
       provided_arg_shape_data, provided_arg_shape_idx, num_provided_arg_dtypes,              \
       provided_arg_dtype_names, provided_arg_dtypes, num_provided_arg_stypes,                \
@@ -331,7 +346,6 @@ int MXExecutorSimpleBindEx(
     NDArrayHandle** updated_shared_buffer_handle_list, uint32_t* num_in_args,
     NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
     NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle, ExecutorHandle* out) {
-  (void)num_g2c_keys, (void)g2c_keys, (void)g2c_dev_types, (void)g2c_dev_ids;
   return mxnet::SimpleBindImpl<int>(MX_SIMPLE_BIND_ARGS);
 }
 
@@ -351,7 +365,6 @@ int MXExecutorSimpleBindEx64(
     NDArrayHandle** updated_shared_buffer_handle_list, uint32_t* num_in_args,
     NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
     NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle, ExecutorHandle* out) {
-  (void)num_g2c_keys, (void)g2c_keys, (void)g2c_dev_types, (void)g2c_dev_ids;
   return mxnet::SimpleBindImpl<int64_t>(MX_SIMPLE_BIND_ARGS);
 }
 

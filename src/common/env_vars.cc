@@ -19,6 +19,16 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_CPU_WORKER_NTHREADS", "int", "1", "",
        "Worker threads per CPU device that run CPU operations in parallel (at least 1). Each "
        "operation is itself parallelized with OpenMP; set OMP_NUM_THREADS for that."},
+      {"MXNET_OMP_ADAPTIVE_THREADS", "bool", "1", "",
+       "When 1, an operation run by an engine worker uses fewer OpenMP threads than configured "
+       "(OMP_NUM_THREADS, mx.util.set_num_omp_threads; at least one) while other work holds "
+       "the cores: one fewer while a frontend thread (the Python thread) keeps pushing "
+       "operations (for 5 ms or more, without a pause of a millisecond or a wait for results), and "
+       "none on the cores other processes kept busy over the last 0.2 s (sampled from "
+       "/proc/stat). A thread that waits for a core stalls the whole operation. Some oneDNN "
+       "GEMMs and convolutions round differently for another thread count, so results can "
+       "then differ in their last bits from run to run; 0, or MXNET_ENFORCE_DETERMINISM=1, "
+       "always uses the configured count. docs/perf.md has the measurements."},
       {"MXNET_CPU_PRIORITY_NTHREADS", "int", "4", "",
        "Worker threads for CPU operations pushed as prioritized (FnProperty::kCPUPrioritized)."},
       {"MXNET_MP_WORKER_NTHREADS", "int", "1", "",
@@ -109,7 +119,9 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_GPU_TEMP_COPY", "int", "1", "",
        "As MXNET_CPU_TEMP_COPY, per GPU."},
       {"MXNET_ENFORCE_DETERMINISM", "bool", "0", "",
-       "When 1, operators that have a faster non-deterministic variant use the deterministic one."},
+       "When 1, operators that have a faster non-deterministic variant use the deterministic one, "
+       "and engine workers keep the configured OpenMP thread count (see "
+       "MXNET_OMP_ADAPTIVE_THREADS)."},
       {"MXNET_CUSTOM_OP_NUM_THREADS", "int", "16", "",
        "The most threads that run the Python forward/backward of custom operators "
        "(mx.operator). Threads start when every existing one is busy; each callback holds the "
@@ -126,14 +138,21 @@ const std::vector<VarInfo>& AllVars() {
        "When 0, the size threshold is off, as with MXNET_USE_OPERATOR_TUNING=0. (MXNet 1.9 "
        "timed each operator at start-up to set per-operator thresholds; this build uses the "
        "fixed cost model of MXNET_USE_NUM_CORES_OPERATOR_TUNING instead, so nothing is timed.)"},
-      {"OMP_WAIT_POLICY", "string", "PASSIVE", "ACTIVE|PASSIVE",
+      {"OMP_WAIT_POLICY", "string", "", "ACTIVE|PASSIVE",
        "OpenMP's (libgomp's) own variable: whether a thread that finishes a parallel region "
        "spins before it sleeps. When neither it nor GOMP_SPINCOUNT is set, the Python package "
-       "sets it to PASSIVE before it loads the library (a program using the C API directly gets "
-       "libgomp's default): spinning threads take the cores that the Python thread and the "
-       "engine's workers need between regions, which cost MLP training 10x on a busy 2-core "
-       "machine (docs/perf.md). Set ACTIVE (or a GOMP_SPINCOUNT) to keep libgomp's spinning. "
-       "Read once, when libgomp loads."},
+       "sets GOMP_SPINCOUNT=10000 instead (see there). PASSIVE sleeps at once: on a quiet "
+       "2-core machine a sleeping thread takes ~0.1 ms to wake for the next region, which made "
+       "a small MLP's training steps 1.7x slower than with short spinning (docs/perf.md). Read "
+       "once, when libgomp loads."},
+      {"GOMP_SPINCOUNT", "int", "10000", "",
+       "libgomp's own variable: how many times a thread that finished a parallel region spins "
+       "(about 10 ns each here) before it sleeps. The Python package sets 10000 (about 0.1 ms) "
+       "before it loads the library when neither this nor OMP_WAIT_POLICY is set: enough to "
+       "keep a team warm between the regions of one operator and between back-to-back "
+       "operators, short enough not to hold a core others need for long; libgomp's own default "
+       "(300000, several ms) took those cores on a busy machine (docs/perf.md). A program using "
+       "the C API directly gets libgomp's default. Read once, when libgomp loads."},
       {"MXNET_USE_NUM_CORES_OPERATOR_TUNING", "int", "0", "",
        "The number of cores c the size threshold assumes; 0 means the number of OpenMP threads "
        "(OMP_NUM_THREADS, mx.util.set_num_omp_threads). A loop of n elements goes parallel when "
@@ -179,6 +198,13 @@ const std::vector<VarInfo>& AllVars() {
        "Memory planning of a bound executor: a value may take a free block at most this many "
        "times its size, or a free block down to 1/this of its size which is then grown; 1 "
        "reuses blocks of exactly the size only."},
+      {"MXNET_EXEC_NUM_TEMP", "int", "1", "",
+       "Temp spaces (operator scratch memory) a bound executor takes per context its nodes "
+       "run on: it takes this many of the device's MXNET_CPU_TEMP_COPY / MXNET_GPU_TEMP_COPY "
+       "shared copies when it is bound and gives them in turn to its operators that ask for "
+       "temp space. Operators sharing one run one at a time; more lets more of them run in "
+       "parallel, for more memory. The default, 1, is MXNet 1.9.1's one temp space per "
+       "context per executor."},
       {"MXNET_ELIMINATE_COMMON_EXPR", "bool", "1", "",
        "When 1, binding a symbol (bind, simple_bind, Module) first merges nodes that apply the "
        "same deterministic operator with the same attributes to the same inputs, so each such "
@@ -213,6 +239,11 @@ const std::vector<VarInfo>& AllVars() {
       {"MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD", "int", "15", "",
        "Most operators in one bulk of a backward run; when unset, "
        "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN."},
+      {"MXNET_ENABLE_CUDA_GRAPHS", "bool", "0", "",
+       "When 1, MXNet 1.9.1 captures the bulks of a GPU executor's (and a static hybridized "
+       "block's) operators as CUDA graphs and replays them. Read when an executor is bound; "
+       "this build has no GPU backend yet, so a bind with it set logs once that it is "
+       "ignored, and it takes effect once the GPU backend exists."},
       // ---- Subgraph backends ----
       {"MXNET_SUBGRAPH_BACKEND", "string", "", "",
        "The subgraph backend Symbol.bind and simple_bind partition the graph with before "

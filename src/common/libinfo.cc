@@ -11,6 +11,8 @@
 
 #include <dmlc/logging.h>
 
+#include "engine/op_threads.h"
+
 namespace mxnet {
 
 
@@ -123,6 +125,7 @@ void SetNumOMPThreads(int n) {
 #if MXNET_USE_OPENMP
   omp_set_num_threads(n);
 #endif
+  engine::SetOpThreadsBase(n);  // engine workers have their own OpenMP settings
 }
 
 }  // namespace mxnet

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/op_threads.h"
+
 namespace mxnet {
 namespace engine {
 namespace {
@@ -85,6 +87,7 @@ void WorkerPool::Stop() {
 }
 
 void WorkerPool::Run() {
+  MarkWorkerThread();
   for (;;) {
     OprBlock* b;
     {
@@ -98,6 +101,7 @@ void WorkerPool::Run() {
       if (queue_.empty()) break;  // stopping, and nothing left to run
       b = queue_.Pop();
     }
+    UseOpThreads();
     engine_->ExecuteOprBlock(b);
   }
   FlushThreadCaches();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/object_pool.h"
+#include "engine/op_threads.h"
 #include "engine/opr_hooks.h"
 
 #if MXNET_USE_CUDA
@@ -203,6 +204,7 @@ void ThreadedEngine::PushBlock(ThreadedOpr* opr, Context ctx, int priority) {
   // One extra count held by this push, so the op cannot start before all vars are queued.
   b->wait.store(static_cast<int>(num_vars) + 1, std::memory_order_relaxed);
   pending_ops_.fetch_add(1);
+  NoteFrontendPush();
   int granted = 0;
   {
     // Queuing on several vars must look atomic, or two pushers could queue in opposite
@@ -446,6 +448,7 @@ void ThreadedEngine::Complete(OprBlock* b, std::exception_ptr raised, bool ran) 
 // ---- waiting and errors ----
 
 void ThreadedEngine::WaitForAllInternal() {
+  NoteFrontendWait();
   all_waiters_.fetch_add(1);
   {
     std::unique_lock<std::mutex> lock(finished_mu_);
@@ -456,6 +459,7 @@ void ThreadedEngine::WaitForAllInternal() {
 
 void ThreadedEngine::WaitUntilDone(std::atomic<bool>* done) {
   if (done->load(std::memory_order_acquire)) return;
+  NoteFrontendWait();
   std::unique_lock<std::mutex> lock(finished_mu_);
   finished_cv_.wait(lock, [done] { return done->load(std::memory_order_acquire); });
 }
@@ -490,6 +494,7 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
     opr->sync_fn = [&waiter](RunContext) { waiter.Signal(); };
     opr->run_inline = true;
     PushBlock(opr, Context::CPU(), 0);
+    NoteFrontendWait();
     waiter.Wait();
   }
   Deliver(v->TakeException());

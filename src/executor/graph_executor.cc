@@ -3,16 +3,21 @@
 
 #include <dmlc/logging.h>
 
+#include <algorithm>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <unordered_map>
 
 #include "common/env.h"
 #include "executor/eliminate_common_expr.h"
 #include "executor/gradient_graph.h"
+#include "executor/place_device.h"
 #include "executor/plan_memory.h"
+#include "executor/temp_space.h"
 #include "imperative/bulk_exec.h"
 #include "imperative/infer_storage_type.h"
+#include "imperative/op_resource.h"
 #include "nnvm/graph.h"
 #include "nnvm/graph_json.h"
 #include "nnvm/op.h"
@@ -72,6 +77,8 @@ struct Executor::Plan {
   std::vector<int> dtypes;
   std::vector<int> stypes;       // storage type of each entry (imperative::InferStorageTypes)
   std::vector<NDArray> entries;  // the array of each entry
+  std::vector<Context> node_ctx; // per node: the context it runs on (group2ctx)
+  std::vector<Resource> temp;    // per node: its temp space (space null: none asked)
   std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs;  // per op node
   std::vector<std::vector<bool>> unused;                     // per node: outputs nobody reads
   std::vector<uint32_t> head_grad_entry;  // per output: its head-gradient entry, or kNoEntry
@@ -86,14 +93,10 @@ struct Executor::Plan {
 
 Executor::~Executor() = default;
 
-namespace {
-
-}  // namespace
-
 // Entries left without an array get views of planned storage blocks (exec::PlanStorage).
 // Blocks are arrays, so the engine orders the uses of one block like any other array.
 void Executor::PlanMemory(const nnvm::IndexedGraph& idx, const std::vector<bool>& is_output,
-                          Plan* plan, const Context& ctx) {
+                          Plan* plan) {
   const size_t n_entries = idx.num_node_entries();
   std::vector<bool> pinned = is_output, given(n_entries, false);
   for (const auto& h : idx.outputs()) pinned[idx.entry_id(h)] = true;
@@ -109,13 +112,22 @@ void Executor::PlanMemory(const nnvm::IndexedGraph& idx, const std::vector<bool>
     given[e] = !plan->entries[e].is_none();
     bytes[e] = plan->shapes[e].Size() * DTypeSize(plan->dtypes[e]);
   }
-  const exec::StoragePlan sp =
-      exec::PlanStorage(idx, bytes, given, pinned, exec::StoragePlanOptions::FromEnv());
+  // Devices: the distinct contexts the nodes run on.
+  std::vector<Context> devices;
+  std::vector<int> node_device(idx.num_nodes());
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    auto it = std::find(devices.begin(), devices.end(), plan->node_ctx[nid]);
+    node_device[nid] = static_cast<int>(it - devices.begin());
+    if (it == devices.end()) devices.push_back(plan->node_ctx[nid]);
+  }
+  const exec::StoragePlan sp = exec::PlanStorage(
+      idx, bytes, given, pinned, exec::StoragePlanOptions::FromEnv(), plan->dtypes, node_device,
+      is_output);
   std::vector<NDArray> blocks(sp.bytes.size());
   plan->total_bytes = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     const size_t elems = (sp.bytes[b] + 3) / 4;
-    blocks[b] = NDArray(TShape({static_cast<dim_t>(elems)}), ctx, true, kFloat32);
+    blocks[b] = NDArray(TShape({static_cast<dim_t>(elems)}), devices[sp.device[b]], true, kFloat32);
     plan->total_bytes += elems * 4;
   }
   for (uint32_t e = 0; e < n_entries; ++e) {
@@ -128,7 +140,8 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
                                          const std::vector<NDArray>& arg_grads,
                                          const std::vector<uint32_t>& grad_reqs,
                                          const std::vector<NDArray>& aux_states,
-                                         const Executor* share_outputs_with) {
+                                         const Executor* share_outputs_with,
+                                         const std::map<std::string, Context>& group2ctx) {
   CHECK(!given.outputs.empty()) << "bind: the symbol has no outputs";
   bool need_grad = false;
   for (size_t i = 0; i < grad_reqs.size() && i < arg_grads.size(); ++i) {
@@ -142,6 +155,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
                                                               : partitioned;
   const nnvm::Symbol& sym = ex->symbol_;
   ex->ctx_ = ctx;
+  ex->group2ctx_ = group2ctx;
   ex->arg_names_ = nnvm::ListVariableNames(partitioned.outputs, false);
   ex->aux_names_ = nnvm::ListVariableNames(partitioned.outputs, true);
   ex->output_names_ = nnvm::ListOutputNames(partitioned.outputs);
@@ -177,6 +191,18 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
     CHECK(!aux_states[i].is_none()) << "bind: auxiliary state " << ex->aux_names_[i]
                                     << " has no array";
   }
+  if (group2ctx.empty()) {  // as MXNet 1.9.1: one context for the whole graph
+    for (size_t i = 0; i < n_args; ++i) {
+      CHECK(in_args[i].ctx() == ctx)
+          << "Input array is in " << in_args[i].ctx() << " while binding with ctx=" << ctx
+          << ". All arguments must be in global context (" << ctx
+          << ") unless group2ctx is specified for cross-device graph.";
+      CHECK(ex->grad_reqs_[i] == kGradNull || ex->arg_grads_[i].ctx() == ctx)
+          << "Gradient array is in " << ex->arg_grads_[i].ctx() << " while binding with ctx="
+          << ctx << ". All gradients must be in global context (" << ctx
+          << ") unless group2ctx is specified for cross-device graph.";
+    }
+  }
 
   // The graph: forward outputs, then the gradients of the arguments that want one.
   auto plan = std::make_unique<Plan>();
@@ -184,13 +210,42 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   std::vector<bool> want_grad(n_args);
   for (size_t i = 0; i < n_args; ++i) want_grad[i] = ex->grad_reqs_[i] != kGradNull;
   exec::TrainingGraph tg = exec::BuildTrainingGraph(sym, fwd, want_grad);
-  plan->heads = std::move(tg.heads);
   const std::vector<nnvm::NodeEntry>& head_grads = tg.head_grads;
   const std::vector<size_t>& x_args = tg.x_args;
-  plan->num_forward_nodes = static_cast<uint32_t>(fwd.num_nodes());
+  const size_t n_fwd_out = sym.outputs.size();
+  exec::PlacedGraph placed;
+  if (!group2ctx.empty()) {  // group2ctx: nodes on their groups' contexts, copies between
+    std::unordered_map<const nnvm::Node*, Context> fixed;
+    for (size_t i = 0; i < n_args; ++i) fixed[fwd[fwd.arg_nodes()[i]].source] = in_args[i].ctx();
+    for (size_t i = 0; i < n_aux; ++i) {
+      fixed[fwd[fwd.mutable_input_nodes()[i]].source] = aux_states[i].ctx();
+    }
+    placed = exec::PlaceDevices(tg.heads, group2ctx, ctx, fixed);
+    plan->heads = std::move(placed.heads);
+  } else {
+    plan->heads = std::move(tg.heads);
+  }
   plan->idx = std::make_unique<nnvm::IndexedGraph>(plan->heads);
   const nnvm::IndexedGraph& idx = *plan->idx;
   const size_t n_entries = idx.num_node_entries();
+  // Forward nodes come first: those the forward outputs reach (a topological order).
+  plan->num_forward_nodes = 0;
+  for (size_t i = 0; i < n_fwd_out; ++i) {
+    plan->num_forward_nodes =
+        std::max(plan->num_forward_nodes, idx.node_id(plan->heads[i].node.get()) + 1);
+  }
+  plan->node_ctx.assign(idx.num_nodes(), ctx);
+  if (!placed.node_ctx.empty()) {
+    for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+      plan->node_ctx[nid] = placed.node_ctx.at(idx[nid].source);
+    }
+  }
+  std::vector<uint32_t> entry_node(n_entries);  // the node writing each entry
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const uint32_t n_e = idx[nid].source->is_variable() ? 1 : idx[nid].source->num_outputs();
+    for (uint32_t i = 0; i < n_e; ++i) entry_node[idx.entry_id(nid, i)] = nid;
+  }
+  auto entry_ctx = [&](uint32_t e) -> const Context& { return plan->node_ctx[entry_node[e]]; };
 
   // Shapes and dtypes: from the bound arrays, then the head gradients like their outputs.
   auto entry_of = [&](uint32_t fwd_nid) { return idx.entry_id(idx.node_id(fwd[fwd_nid].source), 0); };
@@ -209,11 +264,11 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   }
   nnvm::InferShape(idx, &plan->shapes);
   nnvm::InferType(idx, &plan->dtypes);
-  plan->head_grad_entry.assign(sym.outputs.size(), kNoEntry);
+  plan->head_grad_entry.assign(n_fwd_out, kNoEntry);
   for (size_t i = 0; i < head_grads.size(); ++i) {
     if (!idx.exist(head_grads[i].node.get())) continue;
     uint32_t e = idx.entry_id(head_grads[i]);
-    uint32_t o = idx.entry_id(sym.outputs[i]);
+    uint32_t o = idx.entry_id(plan->heads[i]);
     plan->head_grad_entry[i] = e;
     plan->shapes[e] = plan->shapes[o];
     plan->dtypes[e] = plan->dtypes[o];
@@ -224,8 +279,8 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   }
   for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
     const nnvm::Node& n = *idx[nid].source;
-    uint32_t n_out = n.is_variable() ? 1 : n.num_outputs();
-    for (uint32_t i = 0; i < n_out; ++i) {
+    uint32_t n_node_out = n.is_variable() ? 1 : n.num_outputs();
+    for (uint32_t i = 0; i < n_node_out; ++i) {
       uint32_t e = idx.entry_id(nid, i);
       CHECK(plan->shapes[e].IsKnown())
           << "bind: cannot infer the shape of output " << i << " of node " << n.attrs.name
@@ -241,16 +296,16 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   for (size_t i = 0; i < n_args; ++i) plan->entries[input_entries[i]] = in_args[i];
   for (size_t i = 0; i < n_aux; ++i) plan->entries[aux_entries[i]] = aux_states[i];
   std::vector<bool> is_output(n_entries, false);
-  for (size_t i = 0; i < sym.outputs.size(); ++i) is_output[idx.entry_id(sym.outputs[i])] = true;
+  for (size_t i = 0; i < n_fwd_out; ++i) is_output[idx.entry_id(plan->heads[i])] = true;
   for (size_t k = 0; k < x_args.size(); ++k) {
-    const nnvm::NodeEntry& g = plan->heads[sym.outputs.size() + k];
+    const nnvm::NodeEntry& g = plan->heads[n_fwd_out + k];
     size_t arg = x_args[k];
     uint32_t e = idx.entry_id(g);
     uint32_t nid = idx.node_id(g.node.get());
     bool direct = ex->grad_reqs_[arg] == kGradWrite && !g.node->is_variable() &&
                   nid >= plan->num_forward_nodes && !is_output[e] &&
                   plan->entries[e].is_none() &&
-                  ex->arg_grads_[arg].ctx() == ctx &&
+                  ex->arg_grads_[arg].ctx() == plan->node_ctx[nid] &&
                   ex->arg_grads_[arg].dtype() == plan->dtypes[e];
     if (direct) {
       plan->entries[e] = ex->arg_grads_[arg];
@@ -269,23 +324,34 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
   for (uint32_t e = 0; e < n_entries; ++e) {
     if (!plan->entries[e].is_none() || plan->stypes[e] == kDefaultStorage) continue;
     plan->entries[e] = NDArray(static_cast<NDArrayStorageType>(plan->stypes[e]), plan->shapes[e],
-                               ctx, true, plan->dtypes[e]);
+                               entry_ctx(e), true, plan->dtypes[e]);
   }
   if (share_outputs_with != nullptr) {
     const std::vector<NDArray>& old = share_outputs_with->outputs_;
-    for (size_t i = 0; i < sym.outputs.size() && i < old.size(); ++i) {
-      uint32_t e = idx.entry_id(sym.outputs[i]);
+    for (size_t i = 0; i < n_fwd_out && i < old.size(); ++i) {
+      uint32_t e = idx.entry_id(plan->heads[i]);
       if (!plan->entries[e].is_none() || old[i].dtype() != plan->dtypes[e] ||
-          old[i].storage_type() != kDefaultStorage) {
+          old[i].storage_type() != kDefaultStorage || !(old[i].ctx() == entry_ctx(e))) {
         continue;
       }
       if (old[i].shape().Size() < plan->shapes[e].Size()) continue;
       plan->entries[e] = old[i].AsArray(plan->shapes[e], plan->dtypes[e]);
     }
   }
-  PlanMemory(idx, is_output, plan.get(), ctx);
+  PlanMemory(idx, is_output, plan.get());
   for (uint32_t e = 0; e < n_entries; ++e) {  // head gradients: filled by Backward
-    if (plan->entries[e].is_none()) plan->entries[e] = NDArray(plan->shapes[e], ctx, true, plan->dtypes[e]);
+    if (plan->entries[e].is_none()) {
+      plan->entries[e] = NDArray(plan->shapes[e], entry_ctx(e), true, plan->dtypes[e]);
+    }
+  }
+  plan->temp = exec::AssignTempSpaces(idx, plan->node_ctx,
+                                      static_cast<int>(env::GetInt("MXNET_EXEC_NUM_TEMP")));
+  if (env::GetBool("MXNET_ENABLE_CUDA_GRAPHS")) {
+    static std::once_flag logged;
+    std::call_once(logged, [] {
+      LOG(INFO) << "MXNET_ENABLE_CUDA_GRAPHS is set, but CUDA graphs need the GPU backend, "
+                << "which this build lacks: executors run their nodes as usual";
+    });
   }
 
   // Per node: parsed attrs and the outputs nobody reads (the kernel may skip them).
@@ -304,7 +370,7 @@ std::unique_ptr<Executor> Executor::Bind(const nnvm::Symbol& given, const Contex
     plan->unused[nid].assign(n_out, false);
     for (uint32_t i = 0; i < n_out; ++i) plan->unused[nid][i] = !read[idx.entry_id(nid, i)];
   }
-  for (const nnvm::NodeEntry& o : sym.outputs) ex->outputs_.push_back(plan->entries[idx.entry_id(o)]);
+  for (size_t i = 0; i < n_fwd_out; ++i) ex->outputs_.push_back(plan->entries[idx.entry_id(plan->heads[i])]);
   ex->plan_ = std::move(plan);
   return ex;
 }
@@ -333,7 +399,15 @@ void Executor::RunNodes(uint32_t begin, uint32_t end, bool is_train) {
     outs.clear();
     uint32_t n_out = inode.source->num_outputs();
     for (uint32_t i = 0; i < n_out; ++i) outs.push_back(plan_->entries[idx.entry_id(nid, i)]);
-    Imperative::Get()->Invoke(ctx_, plan_->attrs[nid], in_ptrs, &outs, &plan_->unused[nid]);
+    static const nnvm::Op* cross_copy = nnvm::Op::GetOrThrow("_CrossDeviceCopy");
+    if (inode.source->op() == cross_copy) {
+      CopyFromTo(ins[0], outs[0]);
+    } else {
+      const Resource& temp = plan_->temp[nid];
+      TempSpaceScope scope(temp.space != nullptr ? &temp : nullptr);
+      Imperative::Get()->Invoke(plan_->node_ctx[nid], plan_->attrs[nid], in_ptrs, &outs,
+                                &plan_->unused[nid]);
+    }
     if (monitor_) {
       std::vector<std::string> names = MonitorNames(*inode.source, false);
       for (size_t i = 0; i < outs.size(); ++i) monitor_(names[i], outs[i]);
@@ -390,14 +464,14 @@ void Executor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
     if (g.req == kGradAdd) {
       RunModeScope mode(is_train);
       NDArray src = p.entries[g.entry];
-      if (src.dtype() != dst.dtype()) {  // a gradient array of another dtype: cast first
+      if (src.dtype() != dst.dtype() || !(src.ctx() == dst.ctx())) {  // cast or move first
         NDArray cast(src.shape(), dst.ctx(), true, dst.dtype());
         CopyFromTo(src, cast);
         src = cast;
       }
       NDArray acc = dst;
       std::vector<NDArray> out{dst};
-      Imperative::Get()->Invoke(ctx_, Imperative::ParseAttrs(add, {}), {&acc, &src}, &out);
+      Imperative::Get()->Invoke(dst.ctx(), Imperative::ParseAttrs(add, {}), {&acc, &src}, &out);
     } else {
       CopyFromTo(p.entries[g.entry], dst);
     }
@@ -409,34 +483,22 @@ void Executor::SetMonitorCallback(MonitorCallback callback, bool monitor_all) {
   monitor_all_ = monitor_all;
 }
 
+// As MXNet 1.9.1's MXExecutorPrint: the bound graph (forward, copies and backward) as
+// Symbol.debug_str prints it, the memory the plan allocated and the temp spaces its nodes use
+// (1.9.1 always printed 11 there).
 std::string Executor::DebugString() const {
-  const nnvm::IndexedGraph& idx = *plan_->idx;
   std::ostringstream os;
-  os << "Symbol Outputs:\n";
-  const std::string total_line =
-      "Total " + std::to_string(plan_->total_bytes >> 20) + " MB allocated\n";
-  for (size_t i = 0; i < output_names_.size(); ++i) {
-    os << "\toutput[" << i << "]=" << output_names_[i] << "\n";
-  }
-  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
-    const nnvm::Node& n = *idx[nid].source;
-    if (n.is_variable()) {
-      os << "Variable:" << n.attrs.name << "\n";
-      continue;
-    }
-    os << "--------------------\n";
-    os << "Op:" << n.op()->name << ", Name=" << n.attrs.name << "\n" << "Inputs:\n";
-    for (size_t i = 0; i < idx[nid].inputs.size(); ++i) {
-      const auto& e = idx[nid].inputs[i];
-      os << "\targ[" << i << "]=" << idx[e.node_id].source->attrs.name << "(" << e.index
-         << ") " << plan_->shapes[idx.entry_id(e)] << "\n";
-    }
-    os << "Outputs:\n";
-    for (uint32_t i = 0; i < n.num_outputs(); ++i) {
-      os << "\tout[" << i << "]=" << plan_->shapes[idx.entry_id(nid, i)] << "\n";
+  nnvm::Symbol graph;
+  graph.outputs = plan_->heads;
+  graph.Print(os);
+  os << "Total " << (plan_->total_bytes >> 20) << " MB allocated\n";
+  std::vector<const void*> spaces;  // the temp spaces the nodes run with (1.9.1 printed 11)
+  for (const Resource& r : plan_->temp) {
+    if (r.space != nullptr && std::find(spaces.begin(), spaces.end(), r.space) == spaces.end()) {
+      spaces.push_back(r.space);
     }
   }
-  os << total_line;
+  os << "Total " << spaces.size() << " TempSpace resource requested\n";
   return os.str();
 }
 

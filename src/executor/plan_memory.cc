@@ -1,11 +1,14 @@
-// Memory planning of a bound graph: free-list matching and in-place reuse.
+// Memory planning of a bound graph: free-list matching, in-place reuse and identity sharing.
 #include "executor/plan_memory.h"
+
+#include <dmlc/logging.h>
 
 #include <map>
 
 #include "common/env.h"
 #include "mxnet/op_attr_types.h"
 #include "nnvm/op.h"
+#include "operator/inplace_identity.h"
 
 namespace mxnet {
 namespace exec {
@@ -20,9 +23,11 @@ StoragePlanOptions StoragePlanOptions::FromEnv() {
 
 namespace {
 
+// The free blocks of one device.
 class FreeBlocks {
  public:
-  FreeBlocks(StoragePlan* plan, size_t match_range) : plan_(plan), range_(match_range) {}
+  FreeBlocks(StoragePlan* plan, size_t match_range, int device)
+      : plan_(plan), range_(match_range), device_(device) {}
 
   void Put(int b) { free_.emplace(plan_->bytes[b], b); }
 
@@ -38,6 +43,7 @@ class FreeBlocks {
       }
     }
     plan_->bytes.push_back(bytes);
+    plan_->device.push_back(device_);
     return static_cast<int>(plan_->bytes.size() - 1);
   }
 
@@ -49,15 +55,22 @@ class FreeBlocks {
   }
   StoragePlan* plan_;
   size_t range_;
+  int device_;
   std::multimap<size_t, int> free_;  // bytes -> block
 };
+
+// A pinned entry holds its block for good.
+constexpr uint64_t kPinnedRefs = uint64_t{1} << 40;
 
 }  // namespace
 
 StoragePlan PlanStorage(const nnvm::IndexedGraph& idx, const std::vector<size_t>& entry_bytes,
                         const std::vector<bool>& given, const std::vector<bool>& pinned,
-                        const StoragePlanOptions& options) {
+                        const StoragePlanOptions& options, const std::vector<int>& entry_dtypes,
+                        const std::vector<int>& node_device,
+                        const std::vector<bool>& is_output) {
   static const auto& finplace = nnvm::Op::GetAttr<FInplaceOption>("FInplaceOption");
+  static const auto& fidentity = nnvm::Op::GetAttr<FInplaceIdentity>("FInplaceIdentity");
   const size_t n_entries = idx.num_node_entries();
   StoragePlan plan;
   plan.block.assign(n_entries, -1);
@@ -65,55 +78,84 @@ StoragePlan PlanStorage(const nnvm::IndexedGraph& idx, const std::vector<size_t>
   for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
     for (const auto& in : idx[nid].inputs) ++readers[idx.entry_id(in)];
   }
-  std::vector<int> owner;  // per block: the live entry using it
-  FreeBlocks free_blocks(&plan, options.match_range);
-  auto release = [&](uint32_t e) {
-    const int b = plan.block[e];
-    if (b < 0 || pinned[e] || readers[e] != 0 || owner[b] != static_cast<int>(e)) return;
-    owner[b] = -1;
-    free_blocks.Put(b);
+  // per block: the reads still due of all entries in it (kPinnedRefs and more when pinned)
+  std::vector<uint64_t> refs;
+  std::vector<bool> holds_output;  // per block: some entry in it is a graph output
+  auto output = [&](uint32_t e) { return !is_output.empty() && is_output[e]; };
+  std::map<int, FreeBlocks> free_blocks;  // device -> its free blocks
+  auto entry_refs = [&](uint32_t e) { return readers[e] + (pinned[e] ? kPinnedRefs : 0); };
+  auto free_of = [&](int dev) -> FreeBlocks& {
+    auto it = free_blocks.find(dev);
+    if (it == free_blocks.end()) {
+      it = free_blocks.emplace(dev, FreeBlocks(&plan, options.match_range, dev)).first;
+    }
+    return it->second;
+  };
+  auto unref = [&](int b, uint64_t n) {
+    if (b < 0) return;
+    refs[b] -= n;
+    if (refs[b] == 0) free_of(plan.device[b]).Put(b);
   };
   for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
     const auto& inode = idx[nid];
     if (inode.source->is_variable()) continue;
+    const nnvm::Op* op = inode.source->op();
+    const int dev = node_device.empty() ? 0 : node_device[nid];
     std::vector<std::pair<int, int>> inplace;
-    if (options.inplace && finplace.contains(inode.source->op())) {
-      inplace = finplace[inode.source->op()](inode.source->attrs);
+    std::vector<bool> identity;
+    if (options.inplace && finplace.contains(op)) {
+      inplace = finplace[op](inode.source->attrs);
+      if (fidentity.contains(op)) {
+        identity = fidentity[op](inode.source->attrs);
+        CHECK_EQ(identity.size(), inplace.size())
+            << "Operator " << op->name << ": FInplaceOption gives " << inplace.size()
+            << " pairs, FInplaceIdentity " << identity.size() << " flags";
+      }
+    }
+    std::vector<bool> taken(inode.inputs.size(), false);
+    for (size_t k = 0; k < inplace.size(); ++k) {
+      const auto& p = inplace[k];
+      if (p.first < 0 || p.first >= static_cast<int>(inode.inputs.size()) || p.second < 0 ||
+          p.second >= static_cast<int>(inode.source->num_outputs()) || taken[p.first]) {
+        continue;
+      }
+      const uint32_t e = idx.entry_id(nid, p.second);
+      const uint32_t e_in = idx.entry_id(inode.inputs[p.first]);
+      const int b_in = plan.block[e_in];
+      if (given[e] || plan.block[e] >= 0 || entry_bytes[e] == 0 || b_in < 0 ||
+          plan.device[b_in] != dev || entry_bytes[e_in] != entry_bytes[e] ||
+          entry_refs(e) == 0) {
+        continue;
+      }
+      // the same values: the output may alias the input while others still read it
+      const bool same = !identity.empty() && identity[k] && !entry_dtypes.empty() &&
+                        entry_dtypes[e] == entry_dtypes[e_in] &&
+                        !(output(e) && holds_output[b_in]);
+      if (!same && refs[b_in] != 1) continue;  // else only this read of the block is left
+      taken[p.first] = true;
+      plan.block[e] = b_in;
+      refs[b_in] += entry_refs(e);
+      holds_output[b_in] = holds_output[b_in] || output(e);
     }
     for (uint32_t i = 0; i < inode.source->num_outputs(); ++i) {
       const uint32_t e = idx.entry_id(nid, i);
-      if (given[e] || entry_bytes[e] == 0) continue;
-      int b = -1;
-      for (const auto& p : inplace) {
-        if (p.second != static_cast<int>(i) || p.first < 0 ||
-            p.first >= static_cast<int>(inode.inputs.size())) {
-          continue;
-        }
-        const uint32_t e_in = idx.entry_id(inode.inputs[p.first]);
-        uint32_t reads_here = 0;
-        for (const auto& in : inode.inputs) reads_here += idx.entry_id(in) == e_in;
-        const int b_in = plan.block[e_in];
-        if (b_in < 0 || pinned[e_in] || owner[b_in] != static_cast<int>(e_in) ||
-            readers[e_in] != reads_here || reads_here != 1 ||
-            entry_bytes[e_in] != entry_bytes[e]) {
-          continue;
-        }
-        b = b_in;  // the input dies here: its block passes to the output
-        break;
-      }
-      if (b < 0) {
-        b = free_blocks.Take(entry_bytes[e]);
-        if (static_cast<size_t>(b) >= owner.size()) owner.resize(b + 1, -1);
+      if (given[e] || entry_bytes[e] == 0 || plan.block[e] >= 0) continue;
+      const int b = free_of(dev).Take(entry_bytes[e]);
+      if (static_cast<size_t>(b) >= refs.size()) {
+        refs.resize(b + 1, 0);
+        holds_output.resize(b + 1, false);
       }
       plan.block[e] = b;
-      owner[b] = static_cast<int>(e);
+      refs[b] = entry_refs(e);
+      holds_output[b] = output(e);
     }
-    for (const auto& in : inode.inputs) {
-      const uint32_t e = idx.entry_id(in);
-      if (readers[e] > 0) --readers[e];
-      release(e);
+    for (const auto& in : inode.inputs) unref(plan.block[idx.entry_id(in)], 1);
+    for (uint32_t i = 0; i < inode.source->num_outputs(); ++i) {  // outputs nobody reads
+      const uint32_t e = idx.entry_id(nid, i);
+      if (plan.block[e] >= 0 && entry_refs(e) == 0 && refs[plan.block[e]] == 0) {
+        free_of(dev).Put(plan.block[e]);
+      }
     }
-    for (uint32_t i = 0; i < inode.source->num_outputs(); ++i) release(idx.entry_id(nid, i));
   }
   return plan;
 }

@@ -55,8 +55,22 @@ std::unique_ptr<Executor> Executor::SimpleBind(
     const nnvm::Symbol& sym, const Context& ctx, const std::map<std::string, TShape>& shapes,
     const std::map<std::string, int>& dtypes, const std::vector<uint32_t>& grad_reqs,
     const Executor* shared, const std::vector<std::string>& shared_arg_names,
-    std::map<std::string, NDArray>* shared_buffer, const std::map<std::string, int>& stypes) {
+    std::map<std::string, NDArray>* shared_buffer, const std::map<std::string, int>& stypes,
+    const std::map<std::string, Context>& group2ctx) {
   nnvm::IndexedGraph idx(sym.outputs);
+  // group2ctx: a variable's arrays live on its ctx_group's context (else on ctx)
+  std::map<std::string, Context> var_ctx;
+  for (uint32_t nid : idx.input_nodes()) {
+    const nnvm::Node& n = *idx[nid].source;
+    auto g = n.attrs.dict.find("__ctx_group__");
+    if (g == n.attrs.dict.end()) continue;
+    auto c = group2ctx.find(g->second);
+    if (c != group2ctx.end()) var_ctx[n.attrs.name] = c->second;
+  }
+  auto ctx_of = [&](const std::string& name) -> Context {
+    auto it = var_ctx.find(name);
+    return it == var_ctx.end() ? ctx : it->second;
+  };
   std::vector<std::string> keys;
   std::vector<TShape> known;
   for (const auto& kv : shapes) {
@@ -130,6 +144,7 @@ std::unique_ptr<Executor> Executor::SimpleBind(
     const std::string& name = arg_names[i];
     const TShape& s = sh.arg[i];
     int t = ty.arg[i];
+    const Context actx = ctx_of(name);
     // A model parameter (named in shared_arg_names) shares shared's arrays, or gets its own;
     // it never goes into shared_buffer (MXNet 1.9.1's rule).
     const bool param = std::find(shared_arg_names.begin(), shared_arg_names.end(), name) !=
@@ -153,25 +168,25 @@ std::unique_ptr<Executor> Executor::SimpleBind(
           g->storage_type() == kDefaultStorage && st.grads[i] == kDefaultStorage) {
         arg_grads.push_back(*g);
       } else {
-        arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : NewArray(st.grads[i], s, t, ctx));
+        arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : NewArray(st.grads[i], s, t, actx));
       }
       continue;
     }
     if (param || st.args[i] != kDefaultStorage) {  // sparse ones are not in the buffer either
-      in_args.push_back(NewArray(st.args[i], s, t, ctx));
+      in_args.push_back(NewArray(st.args[i], s, t, actx));
     } else if (shared_buffer != nullptr) {
       auto it = shared_buffer->find(name);
-      if (it != shared_buffer->end() && it->second.dtype() == t &&
+      if (it != shared_buffer->end() && it->second.dtype() == t && it->second.ctx() == actx &&
           Bytes(it->second.shape(), t) >= Bytes(s, t)) {
         in_args.push_back(it->second.AsArray(s, t));
       } else {
-        in_args.push_back(Zeros(s, t, ctx));
+        in_args.push_back(Zeros(s, t, actx));
         (*shared_buffer)[name] = in_args.back();
       }
     } else {
-      in_args.push_back(Zeros(s, t, ctx));
+      in_args.push_back(Zeros(s, t, actx));
     }
-    arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : NewArray(st.grads[i], s, t, ctx));
+    arg_grads.push_back(reqs[i] == kGradNull ? NDArray() : NewArray(st.grads[i], s, t, actx));
   }
   for (size_t i = 0; i < aux_names.size(); ++i) {
     const NDArray* from =
@@ -181,10 +196,10 @@ std::unique_ptr<Executor> Executor::SimpleBind(
         from->storage_type() == st.aux[i]) {
       aux.push_back(*from);
     } else {
-      aux.push_back(NewArray(st.aux[i], sh.aux[i], ty.aux[i], ctx));
+      aux.push_back(NewArray(st.aux[i], sh.aux[i], ty.aux[i], ctx_of(aux_names[i])));
     }
   }
-  return Bind(sym, ctx, in_args, arg_grads, reqs, aux);
+  return Bind(sym, ctx, in_args, arg_grads, reqs, aux, nullptr, group2ctx);
 }
 
 std::unique_ptr<Executor> Executor::Reshape(const std::map<std::string, TShape>& shapes,
@@ -227,7 +242,7 @@ std::unique_ptr<Executor> Executor::Reshape(const std::map<std::string, TShape>&
   for (size_t i = 0; i < aux_names_.size(); ++i) {
     aux.push_back(resized(aux_names_[i], aux_states_[i], sh.aux[i], shapes.count(aux_names_[i]) != 0));
   }
-  auto ex = Bind(symbol_, ctx_, in_args, arg_grads, grad_reqs_, aux, this);
+  auto ex = Bind(symbol_, ctx_, in_args, arg_grads, grad_reqs_, aux, this, group2ctx_);
   ex->SetMonitorCallback(monitor_, monitor_all_);
   return ex;
 }

@@ -70,6 +70,7 @@ class TempSpace {
   TempSpace(const Context& ctx, LargeTempBlocks* large)
       : ctx_(ctx), var_(Engine::Get()->NewResourceVariable()), large_(large) {}
   engine::Var* var() const { return var_; }
+  const Context& context() const { return ctx_; }
   void* Get(size_t bytes) {
     bytes = (std::max<size_t>(bytes, 1) + kStorageAlign - 1) / kStorageAlign * kStorageAlign;
     if (handle_.dptr != nullptr && handle_.size >= bytes) return handle_.dptr;
@@ -130,11 +131,28 @@ RandomStreams& Streams() {
   return *s;
 }
 
+// The temp space a TempSpaceScope gives this thread, and its context.
+thread_local const Resource* tls_temp_space = nullptr;
+thread_local Context tls_temp_ctx;
+
 }  // namespace
+
+TempSpaceScope::TempSpaceScope(const Resource* space)
+    : prev_(tls_temp_space), prev_ctx_(tls_temp_ctx) {
+  if (space == nullptr) return;
+  tls_temp_space = space;
+  tls_temp_ctx = space->space->context();
+}
+
+TempSpaceScope::~TempSpaceScope() {
+  tls_temp_space = prev_;
+  tls_temp_ctx = prev_ctx_;
+}
 
 Resource RequestResource(const Context& ctx, const ResourceRequest& req) {
   Resource r{req};
   if (req.type != ResourceRequest::kTempSpace) return r;
+  if (tls_temp_space != nullptr && tls_temp_ctx == ctx) return *tls_temp_space;
   ResourceManager& m = Manager();
   std::lock_guard<std::mutex> lock(m.mu);
   DeviceTempSpaces& dev = m.temp[ctx];

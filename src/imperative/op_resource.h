@@ -16,6 +16,21 @@ namespace mxnet {
  *  call's written variables so two users of one copy never overlap. Random resources carry no
  *  state here (see NextRandomStream). */
 Resource RequestResource(const Context& ctx, const ResourceRequest& req);
+/*! \brief While alive, this thread's kTempSpace requests on space's context get space (an
+ *  executor's own temp space for the node it runs: MXNET_EXEC_NUM_TEMP) instead of the next
+ *  shared copy. space null: no change. Scopes nest. */
+class TempSpaceScope {
+ public:
+  explicit TempSpaceScope(const Resource* space);
+  ~TempSpaceScope();
+  TempSpaceScope(const TempSpaceScope&) = delete;
+  TempSpaceScope& operator=(const TempSpaceScope&) = delete;
+
+ private:
+  const Resource* prev_;
+  Context prev_ctx_;
+};
+
 /*! \brief After a kernel call returned: large host temp blocks go back to the storage pool
  *  (the copy's var still orders its users; the next call takes a block again). */
 void ReleaseTempSpaces(const std::vector<Resource>& requested);

@@ -178,9 +178,9 @@ class KVStoreLocal : public KVStore {
 
   /*! \brief row_sparse_pull: each output (row_sparse) gets the rows row_ids (any order,
    *  repeats allowed) of the key's value (kvstore_local.cc). */
-  void PullRowSparseImpl(const std::vector<int>& keys,
-                         const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
-                         int priority);
+  virtual void PullRowSparseImpl(const std::vector<int>& keys,
+                                 const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
+                                 int priority);
 
   /*! \brief Throws unless key is new and value is not empty (init). */
   void CheckNewKey(int key, const NDArray& value) const;

@@ -115,9 +115,13 @@ void NDArray::WaitToRead() const {
 
 void NDArray::WaitToWrite() const {
   if (is_none()) return;
-  // A no-op write makes every earlier read finish before we return.
+  // A no-op write makes every earlier read finish before we return. On the CPU it is a small
+  // op: when nothing uses the array (a new one being filled) it completes in this thread
+  // instead of queuing behind every operation pushed so far.
+  const FnProperty prop =
+      ptr_->ctx.dev_mask() == Context::kCPU ? FnProperty::kCPUSmall : FnProperty::kNormal;
   Engine::Get()->PushAsync([](RunContext, CallbackOnComplete on_complete) { on_complete(); },
-                           ptr_->ctx, {}, {ptr_->var}, FnProperty::kNormal, 0, "WaitToWrite");
+                           ptr_->ctx, {}, {ptr_->var}, prop, 0, "WaitToWrite");
   Engine::Get()->WaitForVar(ptr_->var);
 }
 

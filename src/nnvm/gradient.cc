@@ -30,6 +30,24 @@ NodeEntry Sum(const std::vector<NodeEntry>& parts, const std::string& name) {
                    0, 0);
 }
 
+// Gradient nodes run where their forward node runs (MXNet 1.9.1): the nodes FGradient just
+// made for fwd (those reachable from in_grads that no earlier step made) take fwd's
+// __ctx_group__, which group2ctx placement reads.
+void TagGradNodes(const Node& fwd, const std::vector<NodeEntry>& in_grads,
+                  const std::unordered_set<const Node*>& forward,
+                  std::unordered_set<const Node*>* seen) {
+  auto group = fwd.attrs.dict.find("__ctx_group__");
+  std::vector<Node*> stack;
+  for (const NodeEntry& e : in_grads) stack.push_back(e.node.get());
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    if (n == nullptr || n->is_variable() || forward.count(n) || !seen->insert(n).second) continue;
+    if (group != fwd.attrs.dict.end()) n->attrs.dict.emplace(group->first, group->second);
+    for (const NodeEntry& in : n->inputs) stack.push_back(in.node.get());
+  }
+}
+
 }  // namespace
 
 std::vector<ObjectPtr> TopoSort(const std::vector<NodeEntry>& heads) {
@@ -80,6 +98,8 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
     }
   }
 
+  std::unordered_set<const Node*> forward, grad_nodes;
+  for (const ObjectPtr& n : order) forward.insert(n.get());
   std::unordered_set<const Node*> x_nodes;
   for (const NodeEntry& x : xs) x_nodes.insert(x.node.get());
   std::unordered_map<EntryKey, std::vector<NodeEntry>, EntryHash> grads;
@@ -116,6 +136,7 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
     CHECK_EQ(in_grads.size(), n->inputs.size())
         << "Operator " << n->op()->name << ": FGradient returned " << in_grads.size()
         << " gradients for " << n->inputs.size() << " inputs";
+    TagGradNodes(*n, in_grads, forward, &grad_nodes);
     for (size_t i = 0; i < in_grads.size(); ++i) {
       if (!in_grads[i]) continue;
       const NodeEntry& in = n->inputs[i];

@@ -3,6 +3,7 @@ import numpy as np
 
 from .. import _ffi
 from ..base import MXNetError, integer_types, numeric_types
+from ..util import is_np_shape
 from . import ndarray as _nd
 
 NDArray = _nd.NDArray
@@ -60,8 +61,8 @@ def _basic_plan(shape, key):
             n = len(range(b, e, s))
             final_shape.append(n)
         axis += 1
-    # MXNet 1.x (without numpy shape semantics) gives shape (1,) for an all-int key.
-    return begin, end, step, tuple(final_shape) or (1,)
+    # MXNet 1.x gives shape (1,) for an all-int key, a 0-d array with numpy shape semantics.
+    return begin, end, step, tuple(final_shape) or (() if is_np_shape() else (1,))
 
 
 # ----------------------------------------------------------------------------- key helpers
@@ -178,7 +179,8 @@ def _contiguous_view(self, key):
             out_shape.append(_slice_len(slc_key[ax], self.shape[ax]))
         ax += 1
     flat = self._reshape_view((self.size,))._slice(begin, end)
-    return flat._reshape_view(tuple(out_shape) or (1,))  # all-int keys give shape (1,)
+    # all-int keys give shape (1,) (0-d with numpy shape semantics), as _basic_plan
+    return flat._reshape_view(tuple(out_shape) or (() if is_np_shape() else (1,)))
 
 
 def _flat_indices(shape, key):
@@ -209,7 +211,12 @@ def getitem(self, key):
             if i < -shape[0] or i >= shape[0]:
                 raise IndexError("index %d is out of bounds for axis 0 with size %d" % (i, shape[0]))
             if not self._is_recorded:
-                return self._at(i % shape[0])
+                i %= shape[0]
+                # MXNet 1.x: an int picks a row; of a 1-D array, shape (1,) (0-d with numpy
+                # shape semantics).
+                if len(shape) > 1 or is_np_shape():
+                    return self._at(i)
+                return self._slice(i, i + 1)
         elif isinstance(k, slice) and k.step in (None, 1) and not self._is_recorded:
             b, e, _ = k.indices(shape[0])
             return self._slice(b, max(b, e))

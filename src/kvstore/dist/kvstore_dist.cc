@@ -4,6 +4,7 @@
 // compression is set, residual kept here); a pull fetches the parts back. Both
 // are asynchronous engine ops completed by the servers' replies, ordered per
 // key by a variable: a pull waits for the key's push, a push for its pull.
+// Row_sparse gradients and row_sparse_pull move rows only (row_sparse.h).
 #include "kvstore/dist/kvstore_dist.h"
 
 #include <dmlc/logging.h>
@@ -12,19 +13,24 @@
 #include <cmath>
 #include <future>
 #include <mutex>
+#include <numeric>
 #include <unordered_map>
 
 #include "common/env.h"
+#include "kvstore/dist/customer.h"
 #include "kvstore/dist/message.h"
 #include "kvstore/dist/postoffice.h"
 #include "kvstore/dist/priority_sender.h"
+#include "kvstore/dist/row_sparse.h"
 #include "kvstore/kvstore_local.h"
+#include "mxnet/imperative.h"
 
 namespace mxnet {
 namespace kvstore {
 namespace dist {
 
-KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t bigarray_bound) {
+KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t bigarray_bound,
+                        int64_t row_len) {
   KeyLayout layout;
   const int64_t words = TwoBitCompressedSize(num_elems);
   auto add = [&](int server, int64_t begin, int64_t len, int64_t cbegin, int64_t clen) {
@@ -39,12 +45,20 @@ KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t big
     add(static_cast<int>((static_cast<int64_t>(key) * 9973) % num_servers), 0, num_elems, 0, words);
     return layout;
   }
+  // Cut in units of lcm(16, row_len) elements (whole words and whole rows) while there are
+  // enough units for every server; else in words.
+  const int64_t unit_elems = row_len > 0 ? std::lcm(int64_t{16}, row_len) : 16;
+  int64_t unit_words = unit_elems / 16;
+  if ((words + unit_words - 1) / unit_words < num_servers) unit_words = 1;
+  const int64_t units = (words + unit_words - 1) / unit_words;
   int64_t begin = 0, cbegin = 0;
   for (int i = 0; i < num_servers; ++i) {
-    const double per = static_cast<double>(words) / num_servers;
-    const int64_t clen = i == num_servers - 1 ? words - cbegin
-                                              : static_cast<int64_t>(std::round(per * (i + 1))) -
-                                                    static_cast<int64_t>(std::round(per * i));
+    const double per = static_cast<double>(units) / num_servers;
+    const int64_t clen =
+        i == num_servers - 1
+            ? words - cbegin
+            : (static_cast<int64_t>(std::round(per * (i + 1))) -
+               static_cast<int64_t>(std::round(per * i))) * unit_words;
     const int64_t len =
         i == num_servers - 1 ? num_elems - begin : std::min(clen * 16, num_elems - begin);
     add(i, begin, len, cbegin, clen);
@@ -70,79 +84,6 @@ KeyLayout MakeP3KeyLayout(int64_t num_elems, int num_servers, int64_t slice_thre
 }
 
 namespace {
-
-// Requests in flight, completed by the servers' replies (on the I/O thread) or
-// all at once when the job fails.
-class Customer {
- public:
-  using PartFn = std::function<std::string(const Message&)>;  // "" or an error
-  using DoneFn = std::function<void(const std::string& error)>;
-
-  int NewRequest(int parts, PartFn on_part, DoneFn done) {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (!failure_.empty()) {
-      const std::string why = failure_;
-      lock.unlock();
-      done(why);
-      return -1;
-    }
-    const int id = next_id_++;
-    pending_[id] = Pending{parts, std::move(on_part), std::move(done), ""};
-    return id;
-  }
-
-  void OnReply(const Message& msg) {
-    std::unique_lock<std::mutex> lock(mu_);
-    auto it = pending_.find(msg.head.request_id);
-    if (it == pending_.end()) {
-      LOG(ERROR) << "parameter server: dropped a reply to unknown request " << msg.head.request_id
-                 << " from node " << msg.head.sender;
-      return;
-    }
-    Pending& p = it->second;
-    if (msg.head.flags & kFlagError) {
-      p.error = msg.body;
-    } else if (p.on_part && p.error.empty()) {
-      p.error = p.on_part(msg);
-    }
-    if (--p.remaining > 0) return;
-    Pending done = std::move(p);
-    pending_.erase(it);
-    lock.unlock();
-    done.done(done.error);
-  }
-
-  void FailAll(const std::string& why) {
-    std::unordered_map<int, Pending> failed;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      failure_ = why;
-      failed.swap(pending_);
-    }
-    for (auto& kv : failed) kv.second.done(why);
-  }
-
- private:
-  struct Pending {
-    int remaining;
-    PartFn on_part;
-    DoneFn done;
-    std::string error;
-  };
-  std::mutex mu_;
-  std::unordered_map<int, Pending> pending_;
-  int next_id_{0};
-  std::string failure_;
-};
-
-void CompleteOp(const CallbackOnComplete& cb, const std::string& error) {
-  if (error.empty()) {
-    cb();
-  } else {
-    dmlc::Error e(error);
-    cb(&e);
-  }
-}
 
 constexpr const char* kP3UpdaterInstead =
     "run the optimizer on the servers (set_optimizer, Trainer(update_on_kvstore=True)) or "
@@ -229,6 +170,17 @@ class KVStoreDist : public KVStoreLocal {
   }
   void Barrier() override { po_->Barrier(kWorkerGroup); }
 
+  void Pull(const std::vector<int>& keys, const std::vector<NDArray*>& values, int priority,
+            bool ignore_sparse) override {
+    CheckIgnoreSparse(ignore_sparse);
+    KVStoreLocal::Pull(keys, values, priority, ignore_sparse);
+  }
+  void Pull(const std::vector<std::string>& keys, const std::vector<NDArray*>& values, int priority,
+            bool ignore_sparse) override {
+    CheckIgnoreSparse(ignore_sparse);
+    KVStoreLocal::Pull(keys, values, priority, ignore_sparse);
+  }
+
   void SendCommandToServers(int cmd_id, const std::string& cmd_body) override {
     CHECK(IsWorkerNode()) << "KVStore: only workers send commands to the servers";
     std::promise<std::string> result;
@@ -283,17 +235,30 @@ class KVStoreDist : public KVStoreLocal {
       CheckNewKey(key, values[i]);
       // local_ holds the buffer pulls land in; the value itself lives on the
       // servers.
-      local_[key] = NDArray(values[i].shape(), Context::CPU(), true, values[i].dtype());
-      comm_->Init(key, values[i].shape(), values[i].dtype());
-      const int64_t size = static_cast<int64_t>(values[i].shape().Size());
-      layouts_[key] = p3_ ? MakeP3KeyLayout(size, po_->num_servers(), slice_threshold_,
-                                            &next_p3_server_)
-                          : MakeKeyLayout(key, size, po_->num_servers(), bigarray_bound_);
+      const TShape& shape = values[i].shape();
+      local_[key] = NDArray(shape, Context::CPU(), true, values[i].dtype());
+      comm_->Init(key, shape, values[i].dtype());
+      const int64_t size = static_cast<int64_t>(shape.Size());
+      KeyLayout& layout = layouts_[key];
+      if (values[i].storage_type() == kRowSparseStorage) {
+        // As MXNet 1.9.1 (also for dist_p3): row_sparse keys are cut into whole rows.
+        layout = MakeRowSparseKeyLayout(key, shape[0], RowLength(shape),
+                                        po_->num_servers(), bigarray_bound_);
+        CHECK_GT(layout.row_len, 0) << "KVStore.init: row_sparse key " << KeyName(key)
+                                    << " of shape " << shape << " has no rows";
+      } else {
+        layout = p3_ ? MakeP3KeyLayout(size, po_->num_servers(), slice_threshold_,
+                                       &next_p3_server_)
+                     : MakeKeyLayout(key, size, po_->num_servers(), bigarray_bound_,
+                                     RowLength(shape));
+        layout.row_len = RowAlignment(layout, shape);
+      }
       push_vars_[key] = Engine::Get()->NewVariable();
     }
     if (get_rank() == 0) {
       for (size_t i = 0; i < keys.size(); ++i) {
-        NDArray value = values[i];
+        // The servers get the whole value (a row_sparse one with its missing rows as zeros).
+        NDArray value = CastStorage(values[i], kDefaultStorage);
         if (value.ctx().dev_mask() != Context::kCPU) value = value.Copy(Context::CPU());
         PushToServers(keys[i], value, kFlagInit, 0);
       }
@@ -310,7 +275,26 @@ class KVStoreDist : public KVStoreLocal {
     Group(keys, values, &uniq, &grouped);
     for (size_t i = 0; i < uniq.size(); ++i) {
       const int key = uniq[i];
-      NDArray merged = CheckedReduce(key, grouped[i], priority);
+      NDArray merged = AllRowSparse(grouped[i]) ? SumRowSparse(key, grouped[i])
+                                                : CheckedReduce(key, grouped[i], priority);
+      if (merged.storage_type() == kRowSparseStorage) {
+        CHECK(gc_->type() == CompressionType::kNone)
+            << "KVStore.push: key " << KeyName(key) << ": gradient compression for row sparse "
+            << "storage type is not supported (as MXNet 1.9.1); push dense gradients or unset "
+               "compression";
+        if (layouts_.at(key).row_len > 0) {
+          if (merged.ctx().dev_mask() != Context::kCPU) {
+            NDArray host(kRowSparseStorage, merged.shape(), Context::CPU(), true, merged.dtype());
+            CopyFromTo(merged, host, priority);
+            merged = host;
+          }
+          PushRowSparseToServers(Link(), key, layouts_.at(key), merged, push_vars_.at(key),
+                                 priority);
+          continue;
+        }
+        // A dense key cut across servers mid-row: its parts take the dense gradient.
+        merged = CastStorage(merged, kDefaultStorage);
+      }
       if (merged.ctx().dev_mask() != Context::kCPU) {
         NDArray& host = send_bufs_[key];
         if (host.is_none()) host = NDArray(merged.shape(), Context::CPU(), false, merged.dtype());
@@ -321,6 +305,9 @@ class KVStoreDist : public KVStoreLocal {
         PushToServers(key, merged, 0, priority);
         continue;
       }
+      CHECK(layouts_.at(key).clen.empty() || layouts_.at(key).clen[0] > 0)
+          << "KVStore.push: key " << KeyName(key) << " was initialized row_sparse: gradient "
+          << "compression for row sparse storage type is not supported (as MXNet 1.9.1)";
       CHECK_EQ(merged.dtype(), kFloat32)
           << "KVStore.push: 2-bit gradient compression takes float32 values, "
              "key "
@@ -357,6 +344,42 @@ class KVStoreDist : public KVStoreLocal {
     }
   }
 
+  // row_sparse_pull: rows only, from the parts holding them, when the key is laid out in
+  // rows; otherwise the whole value is pulled and the rows kept (KVStoreLocal's way).
+  void PullRowSparseImpl(const std::vector<int>& keys,
+                         const std::vector<std::pair<NDArray*, NDArray>>& val_rowids,
+                         int priority) override {
+    CHECK_EQ(keys.size(), val_rowids.size())
+        << "KVStore.row_sparse_pull: " << keys.size() << " keys but " << val_rowids.size()
+        << " outputs";
+    CheckInited(keys, "row_sparse_pull");
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const int key = keys[i];
+      NDArray* out = val_rowids[i].first;
+      CHECK(out != nullptr && out->storage_type() == kRowSparseStorage)
+          << "KVStore.row_sparse_pull: argument out expected row_sparse arrays, given storage "
+             "type "
+          << (out ? out->storage_type() : -1);
+      CHECK_EQ(out->shape(), local_.at(key).shape())
+          << "KVStore.row_sparse_pull: key " << KeyName(key) << " has shape "
+          << local_.at(key).shape() << ", given an output of shape " << out->shape();
+      const KeyLayout& layout = layouts_.at(key);
+      if (layout.row_len == 0) {
+        KVStoreLocal::PullRowSparseImpl({key}, {val_rowids[i]}, priority);
+        continue;
+      }
+      NDArray row_ids = CastStorage(val_rowids[i].second, kDefaultStorage);
+      if (row_ids.ctx().dev_mask() != Context::kCPU) row_ids = row_ids.Copy(Context::CPU());
+      NDArray target = *out;
+      if (out->ctx().dev_mask() != Context::kCPU) {
+        target = NDArray(kRowSparseStorage, out->shape(), Context::CPU(), true, out->dtype());
+      }
+      PullRowSparseFromServers(Link(), key, layout, row_ids, target, push_vars_.at(key),
+                               priority);
+      if (target.var() != out->var()) CopyFromTo(target, *out, priority);
+    }
+  }
+
  private:
   void CheckNotP3Worker(const char* what, const char* instead) const {
     if (!p3_ || !IsWorkerNode()) return;
@@ -364,18 +387,39 @@ class KVStoreDist : public KVStoreLocal {
                << ", as in MXNet 1.9.1; " << instead;
   }
 
-  // Send one part of a push or pull: dist_p3 queues it by priority, the others send
-  // it at once (a failed job fails the request through the customer).
-  static void SendPart(PostOffice* po, const std::shared_ptr<PrioritySender>& sender, int priority,
-                       int dest, Message m) {
-    if (sender) {
-      sender->Enqueue(priority, dest, std::move(m));
-      return;
+  // As MXNet 1.9.1: row_sparse outputs of a distributed store are filled by row_sparse_pull.
+  static void CheckIgnoreSparse(bool ignore_sparse) {
+    CHECK(ignore_sparse) << "KVStore.pull: dist kvstore pull doesn't support ignore_sparse=False "
+                            "(use row_sparse_pull for row_sparse outputs)";
+  }
+
+  ServerLink Link() const { return ServerLink{po_, customer_, sender_}; }
+
+  static bool AllRowSparse(const std::vector<NDArray>& values) {
+    for (const NDArray& v : values) {
+      if (v.storage_type() != kRowSparseStorage) return false;
     }
-    try {
-      po->Send(dest, std::move(m));
-    } catch (const dmlc::Error&) {
+    return true;
+  }
+
+  // The sum of a key's row_sparse values from this worker's devices, kept row_sparse (the
+  // rows of any of them) so the servers update only those rows.
+  NDArray SumRowSparse(int key, const std::vector<NDArray>& values) {
+    for (const NDArray& v : values) {
+      CHECK_EQ(v.shape(), local_.at(key).shape())
+          << "KVStore.push: key " << KeyName(key) << " was initialized with shape "
+          << local_.at(key).shape() << ", given a value of shape " << v.shape();
     }
+    if (values.size() == 1) return values[0];
+    static const nnvm::Op* add_n = nnvm::Op::GetOrThrow("add_n");
+    std::vector<NDArray> in(values);
+    std::vector<NDArray*> inputs;
+    for (NDArray& v : in) inputs.push_back(&v);
+    std::vector<NDArray> sum;
+    Imperative::Get()->Invoke(in[0].ctx(),
+                              Imperative::ParseAttrs(add_n, {}, static_cast<int>(in.size())),
+                              inputs, &sum);
+    return sum[0];
   }
 
   // Send a message; a failed job fails the request through the customer, so the
@@ -396,6 +440,14 @@ class KVStoreDist : public KVStoreLocal {
     PostOffice* po = po_;
     const int dtype = local_[key].dtype();
     std::shared_ptr<PrioritySender> sender = sender_;
+    // An init tells each server the shape of its part (rows and shape[1:]) when the key is
+    // laid out in rows.
+    std::vector<std::string> bodies(layout.server.size());
+    for (size_t p = 0; (flags & kFlagInit) && layout.row_len > 0 && p < bodies.size(); ++p) {
+      const TShape part = PartShape(layout, local_[key].shape(), p);
+      std::vector<int64_t> dims(part.begin(), part.end());
+      bodies[p] = EncodeInt64s(dims.data(), dims.size());
+    }
     Engine::Get()->PushAsync(
         [=](RunContext, CallbackOnComplete cb) {
           const int parts = static_cast<int>(layout.server.size());
@@ -407,14 +459,9 @@ class KVStoreDist : public KVStoreLocal {
           const char* base = static_cast<const char*>(data.data().dptr_);
           auto owner = std::make_shared<NDArray>(data);
           for (int p = 0; p < parts; ++p) {
-            Message m;
-            m.head.type = MsgType::kPush;
-            m.head.request_id = id;
-            m.head.key = key;
-            m.head.part = p;
-            m.head.dtype = dtype;
-            m.head.flags = sender ? flags | kFlagReceipt : flags;
-            m.head.num_elems = layout.len[p];
+            Message m = PartRequest(MsgType::kPush, id, key, p, dtype, layout.len[p],
+                                    sender ? flags | kFlagReceipt : flags);
+            m.body = bodies[p];
             const int64_t first = compressed ? layout.cbegin[p] : layout.begin[p];
             const int64_t count = compressed ? layout.clen[p] : layout.len[p];
             m.payload = base + first * elem;
@@ -450,14 +497,8 @@ class KVStoreDist : public KVStoreLocal {
           const int id = customer->NewRequest(
               parts, on_part, [cb](const std::string& error) { CompleteOp(cb, error); });
           for (int p = 0; id >= 0 && p < parts; ++p) {
-            Message m;
-            m.head.type = MsgType::kPull;
-            m.head.request_id = id;
-            m.head.key = key;
-            m.head.part = p;
-            m.head.dtype = recv.dtype();
-            m.head.num_elems = layout.len[p];
-            SendPart(po, sender, priority, ServerRankToId(layout.server[p]), std::move(m));
+            SendPart(po, sender, priority, ServerRankToId(layout.server[p]),
+                     PartRequest(MsgType::kPull, id, key, p, recv.dtype(), layout.len[p]));
           }
         },
         Context::CPU(), {push_vars_.at(key)}, {recv.var()}, FnProperty::kNormal, priority,

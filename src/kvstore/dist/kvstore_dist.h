@@ -32,19 +32,24 @@ enum class Command : int {
 
 /*! \brief Where the parts of one key live: part i is elements [begin[i],
  * begin[i] + len[i]) on server rank server[i], and words [cbegin[i], cbegin[i]
- * + clen[i]) of its 2-bit codes. */
+ * + clen[i]) of its 2-bit codes. row_len: elements per row when every part is
+ * whole rows (row_sparse pushes and pulls then move rows, row_sparse.h), else 0. */
 struct KeyLayout {
   std::vector<int> server;
   std::vector<int64_t> begin, len, cbegin, clen;
+  int64_t row_len{0};
 };
 
 /*! \brief As MXNet 1.9.1 shards a key: an array of fewer than bigarray_bound
  * elements goes whole to server (key * 9973) % num_servers; a bigger one is cut
  * into num_servers parts of round(c / num_servers * (i + 1)) - round(c /
- * num_servers * i) 2-bit words (c = ceil(n/16), 16 elements a word; the last
- * part takes the rest), so a compressed part and its uncompressed elements
+ * num_servers * i) units (c units in all, the last part takes the rest). A unit
+ * is lcm(16, row_len) elements when there are at least num_servers of them (so
+ * parts are whole rows too and row_sparse gradients travel as rows), else one
+ * 2-bit word of 16 elements: a compressed part and its uncompressed elements
  * always line up. Empty parts are left out. */
-KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t bigarray_bound);
+KeyLayout MakeKeyLayout(int key, int64_t num_elems, int num_servers, int64_t bigarray_bound,
+                        int64_t row_len = 1);
 
 /*! \brief As MXNet 1.9.1's dist_p3 cuts a key: slices of slice_threshold
  * elements (the last one shorter), given to the servers round-robin from

@@ -3,9 +3,11 @@
 // the optimizer runs there). Each part of a key has a stored value; in sync
 // mode the pushes of a round are summed until every worker has pushed, then the
 // updater (or plain replacement) applies the sum and all the round's pushes are
-// answered at once; in async mode each push is applied on arrival.
+// answered at once; in async mode each push is applied on arrival. Pushes of
+// rows (row_sparse.h) add their rows, and the updater then gets a row_sparse sum.
 #include <dmlc/logging.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -17,6 +19,7 @@
 #include "kvstore/dist/kvstore_dist.h"
 #include "kvstore/dist/message.h"
 #include "kvstore/dist/postoffice.h"
+#include "kvstore/dist/row_sparse.h"
 #include "kvstore/gradient_compression.h"
 
 namespace mxnet {
@@ -89,11 +92,17 @@ class Server {
 
  private:
   struct Slot {
+    TShape shape;  // of the part: (elements,), or its rows and the key's shape[1:]
     NDArray stored;
-    NDArray merged;
+    NDArray merged;  // this round's sum
     int count{0};
     bool shared{false};            // stored's memory may be in a reply still being sent
     std::vector<Message> waiting;  // this round's pushes, answered when it completes
+    // Row-sparse pushes are summed into acc (zeros between rounds; merged is then acc);
+    // rows: the rows they brought; dense_round: a dense push came too (all rows count).
+    NDArray acc;
+    std::vector<int64_t> rows;
+    bool dense_round{false};
   };
 
   void Handle(Message* msg) {
@@ -186,20 +195,27 @@ class Server {
   void HandlePush(Message* msg) {
     const MsgHeader& h = msg->head;
     const int64_t n = h.num_elems;
-    NDArray recv = PushedArray(*msg);
     Slot& slot = slots_[{h.key, h.part}];
     if (h.flags & kFlagInit) {
-      slot.stored = recv;
+      NDArray recv = PushedArray(*msg);
+      slot.shape = DecodePartShape(msg->body, n);
+      slot.stored = recv.Reshape(slot.shape);
       slot.shared = true;
       Reply(*msg, "");
       return;
     }
     CHECK(!slot.stored.is_none()) << "KVStore server: push of " << KeyName(*msg)
                                   << " before it was initialized (call init first)";
+    if (h.flags & kFlagRowSparse) {
+      HandleRowSparsePush(msg, &slot);
+      return;
+    }
+    NDArray recv = PushedArray(*msg);
     CHECK(slot.stored.shape().Size() == static_cast<size_t>(n) && slot.stored.dtype() == h.dtype)
         << "KVStore server: push of " << KeyName(*msg) << " has " << n << " elements of "
         << DTypeName(h.dtype) << ", the key holds " << slot.stored.shape().Size() << " of "
         << DTypeName(slot.stored.dtype());
+    recv = recv.Reshape(slot.shape);
     KVStore::Updater updater = updater_();
     if (!sync_mode_) {
       CHECK(updater) << "KVStore server: dist_async applies each push with the optimizer; "
@@ -215,6 +231,7 @@ class Server {
       FailRound(&slot);
       return;
     }
+    slot.dense_round = true;
     if (slot.count == 0) {
       slot.merged = recv;  // the first push's buffer becomes the round's sum
     } else {
@@ -227,19 +244,96 @@ class Server {
       });
     }
     if (++slot.count < po_->num_workers()) return;
+    FinishRound(h.key, &slot, updater);
+  }
+
+  // A push of rows: dist_async applies it at once (as a row_sparse gradient, so a lazy
+  // optimizer touches only those rows); dist_sync adds its rows to the round's sum.
+  void HandleRowSparsePush(Message* msg, Slot* slot) {
+    const MsgHeader& h = msg->head;
+    std::vector<int64_t> ids;
+    const std::string bad = DecodeRowIds(msg->body, slot->shape[0], &ids);
+    CHECK(bad.empty()) << "KVStore server: row_sparse push of " << KeyName(*msg) << ": " << bad;
+    const size_t row_bytes = RowLength(slot->shape) * DTypeSize(h.dtype);
+    CHECK(h.dtype == slot->stored.dtype() && msg->payload_size == ids.size() * row_bytes)
+        << "KVStore server: row_sparse push of " << KeyName(*msg) << " carries "
+        << msg->payload_size << " bytes of " << DTypeName(h.dtype) << " for " << ids.size()
+        << " rows; the key holds rows of " << row_bytes / DTypeSize(slot->stored.dtype()) << " "
+        << DTypeName(slot->stored.dtype());
+    KVStore::Updater updater = updater_();
+    if (!sync_mode_) {
+      CHECK(updater) << "KVStore server: dist_async applies each push with the optimizer; "
+                        "set one with kv.set_optimizer (or Trainer(update_on_kvstore=True))";
+      OwnStored(slot);
+      updater(h.key, MakeRowSparse(slot->shape, h.dtype, ids, msg->payload), &slot->stored);
+      slot->stored.WaitToRead();
+      Reply(*msg, "");
+      return;
+    }
+    slot->waiting.push_back(std::move(*msg));
+    if (!left_workers_.empty()) {
+      FailRound(slot);
+      return;
+    }
+    if (slot->count == 0) {
+      if (slot->acc.is_none()) {
+        slot->acc = NDArray(slot->shape, Context::CPU(), false, slot->stored.dtype());
+        std::memset(slot->acc.data().dptr_, 0, slot->shape.Size() * DTypeSize(h.dtype));
+      }
+      slot->merged = slot->acc;
+    }
+    slot->merged.WaitToWrite();
+    AddRows(slot->merged, ids, slot->waiting.back().payload);
+    slot->rows.insert(slot->rows.end(), ids.begin(), ids.end());
+    if (++slot->count < po_->num_workers()) return;
+    FinishRound(slot->waiting.back().head.key, slot, updater);
+  }
+
+  // Every worker has pushed: apply the sum (with the updater, or as the new value), answer
+  // the round's pushes, and clear the sum for the next round. A round of row_sparse pushes
+  // only hands the updater a row_sparse sum of the rows pushed (lazy updates touch those).
+  void FinishRound(int key, Slot* slot, const KVStore::Updater& updater) {
+    const bool from_acc = !slot->acc.is_none() && slot->merged.var() == slot->acc.var();
     if (updater) {
-      OwnStored(&slot);
-      updater(h.key, slot.merged, &slot.stored);
+      NDArray grad = slot->merged;
+      if (!slot->dense_round) {
+        std::sort(slot->rows.begin(), slot->rows.end());
+        slot->rows.erase(std::unique(slot->rows.begin(), slot->rows.end()), slot->rows.end());
+        grad = GatherRowSparse(slot->merged, slot->rows);
+      }
+      OwnStored(slot);
+      updater(key, grad, &slot->stored);
+    } else if (from_acc) {
+      // The sum (zeros where nobody pushed a row) becomes the value, as a dense sum does.
+      NDArray value(slot->shape, Context::CPU(), false, slot->stored.dtype());
+      CopyFromTo(slot->merged, value);
+      slot->stored = value;
+      slot->shared = false;
     } else {
       // The sum becomes the value: never written again, so pulls can send it as it is.
-      slot.stored = slot.merged;
-      slot.shared = true;
+      slot->stored = slot->merged;
+      slot->shared = true;
     }
-    slot.merged = NDArray();
-    slot.stored.WaitToRead();
-    for (const Message& req : slot.waiting) Reply(req, "");
-    slot.waiting.clear();
-    slot.count = 0;
+    slot->stored.WaitToRead();
+    for (const Message& req : slot->waiting) Reply(req, "");
+    slot->waiting.clear();
+    ResetRound(slot);
+  }
+
+  void ResetRound(Slot* slot) {
+    if (!slot->acc.is_none() && !slot->merged.is_none() &&
+        slot->merged.var() == slot->acc.var()) {
+      slot->acc.WaitToWrite();  // the updater's reads of it are done
+      if (slot->dense_round) {
+        std::memset(slot->acc.data().dptr_, 0, slot->shape.Size() * DTypeSize(slot->acc.dtype()));
+      } else {
+        ZeroRows(slot->acc, slot->rows);
+      }
+    }
+    slot->merged = NDArray();
+    slot->rows.clear();
+    slot->dense_round = false;
+    slot->count = 0;
   }
 
   // Answer the pushes of a round that can no longer complete with an error.
@@ -253,7 +347,7 @@ class Server {
         " waited for the pushes of every worker: the workers ran different numbers of steps";
     for (const Message& req : slot->waiting) Reply(req, error);
     slot->waiting.clear();
-    slot->count = 0;
+    ResetRound(slot);
   }
 
   void HandlePull(const Message& msg) {
@@ -262,6 +356,17 @@ class Server {
         << "KVStore server: pull of " << KeyName(msg) << " before it was initialized";
     Slot& slot = it->second;
     slot.stored.WaitToRead();
+    if (msg.head.flags & kFlagRowSparse) {  // the rows asked for, copied
+      std::vector<int64_t> ids;
+      const std::string bad = DecodeRowIds(msg.body, slot.shape[0], &ids);
+      CHECK(bad.empty()) << "KVStore server: row_sparse_pull of " << KeyName(msg) << ": " << bad;
+      CHECK(DTypeSize(msg.head.dtype) > 0)
+          << "KVStore server: row_sparse_pull of " << KeyName(msg) << " into dtype "
+          << msg.head.dtype;
+      std::shared_ptr<std::string> rows = CopyRows(slot.stored, ids, msg.head.dtype);
+      Reply(msg, "", rows->data(), rows->size(), rows);
+      return;
+    }
     // Sent without a copy: a value written in place later is first copied (OwnStored).
     slot.shared = true;
     auto keep = std::make_shared<NDArray>(slot.stored);

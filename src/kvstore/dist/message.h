@@ -40,13 +40,17 @@ enum class MsgType : int32_t {
 };
 
 /*! \brief Flags of kPush/kReply. */
-constexpr int32_t kFlagInit = 1;        // the first value of a key (from worker 0)
+constexpr int32_t kFlagInit = 1;        // the first value of a key (from worker 0); body:
+                                        // the part's shape (int64s) or empty (1-D)
 constexpr int32_t kFlagCompressed = 2;  // payload is 2-bit codes of num_elems elements
 constexpr int32_t kFlagError = 4;       // the request failed: body says why
 // kPush: answer "received" at once (dist_p3, whose workers bound the requests in flight:
 // a sync push is answered only when every worker has pushed, so waiting for that answer
 // could hold a place another worker's push needs). kReply: this is that receipt.
 constexpr int32_t kFlagReceipt = 8;
+// kPush/kPull of rows (row_sparse.h): the body holds the row ids (int64, sorted, unique,
+// from the part's first row); the payload (push, or pull's reply) holds those rows.
+constexpr int32_t kFlagRowSparse = 16;
 
 constexpr uint32_t kMagic = 0x4d585053;  // "MXPS"
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "operator/nn/float_op_helpers.h"
+#include "operator/inplace_identity.h"
 
 namespace mxnet {
 namespace op {
@@ -53,6 +54,7 @@ the preceding layer.
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirstInput)
+    .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
     .set_attr<FCompute>("FCompute<cpu>", CopyForward)
     .set_attr<FGradient>("FGradient", MultiplierGrad);
 

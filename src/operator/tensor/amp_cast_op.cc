@@ -1,6 +1,8 @@
 // amp_cast and amp_multicast: the casts automatic mixed precision inserts. They cast only
 // between floating-point types; other dtypes pass through unchanged.
+#include "operator/inplace_identity.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
+#include "operator/tensor/matrix_op_common.h"
 
 namespace mxnet {
 namespace op {
@@ -85,6 +87,16 @@ uint32_t NumOutputs(const NodeAttrs& attrs) {
   return static_cast<uint32_t>(Param<AmpMultiCastParam>(attrs).num_outputs);
 }
 
+// Output i may take input i's memory, and is input i when the dtype stays (MXNet 1.9.1).
+std::vector<std::pair<int, int>> EachInPlace(const NodeAttrs& attrs) {
+  std::vector<std::pair<int, int>> pairs;
+  for (uint32_t i = 0; i < NumOutputs(attrs); ++i) pairs.emplace_back(i, i);
+  return pairs;
+}
+std::vector<bool> EachIdentity(const NodeAttrs& attrs) {
+  return std::vector<bool>(NumOutputs(attrs), true);
+}
+
 }  // namespace
 
 NNVM_REGISTER_OP(amp_cast)
@@ -100,6 +112,8 @@ for other types: an integer input, or an integer dtype, leaves the array as it i
     .add_arguments(AmpCastParam::__FIELDS__())
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", AmpCastType)
+    .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
+    .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
     .set_attr<FCompute>("FCompute<cpu>", CastEach)
     .set_attr<FGradient>("FGradient", CastBackGrad);
 
@@ -117,6 +131,8 @@ with ``cast_narrow``); other inputs pass through. ``num_outputs`` is the number 
     .add_arguments(AmpMultiCastParam::__FIELDS__())
     .set_attr<FInferShape>("FInferShape", MultiShape)
     .set_attr<FInferType>("FInferType", AmpMultiCastType)
+    .set_attr<FInplaceOption>("FInplaceOption", EachInPlace)
+    .set_attr<FInplaceIdentity>("FInplaceIdentity", EachIdentity)
     .set_attr<FCompute>("FCompute<cpu>", CastEach)
     .set_attr<FGradient>("FGradient", CastBackGrad);
 

@@ -7,6 +7,7 @@
 #include "operator/nn/onednn/onednn_layout.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
 #include "operator/tensor/sparse_ops.h"
+#include "operator/inplace_identity.h"
 
 namespace mxnet {
 namespace op {
@@ -289,6 +290,8 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .add_arguments(CastParam::__FIELDS__())
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)
       .set_attr<FInferType>("FInferType", CastType)
+      .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
+      .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
       .set_attr<FCompute>("FCompute<cpu>", CastCompute)
       .set_attr<FGradient>("FGradient", CastGrad)
       .add_alias("cast");

@@ -6,6 +6,7 @@
 #include "operator/tensor/elemwise_unary_functors.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
 #include "operator/tensor/sparse_ops.h"
+#include "operator/inplace_identity.h"
 
 namespace mxnet {
 namespace op {
@@ -211,7 +212,8 @@ nnvm::Op& RegisterUnary(const char* name, const char* doc, FCompute fcompute, bo
 const bool reg_unary__copy_ [[maybe_unused]] =
     (RegisterUnary("_copy", "Returns a copy of the input.",
                    UnaryCompute<unary_op::identity, true>, true, GradIdentity)
-         .add_alias("identity"),
+         .add_alias("identity")
+         .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst),
      true);
 const bool reg_unary_BlockGrad_ [[maybe_unused]] =
     (RegisterUnary("BlockGrad",
@@ -219,7 +221,8 @@ const bool reg_unary_BlockGrad_ [[maybe_unused]] =
                    "flows back to the input (its gradient is zero).",
                    UnaryCompute<unary_op::identity, true>, true, nullptr)
          .add_alias("stop_gradient")
-         .add_alias("_sparse_stop_gradient"),
+         .add_alias("_sparse_stop_gradient")
+         .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst),
      true);
 const bool reg_unary_make_loss_ [[maybe_unused]] =
     (RegisterUnary("make_loss",
@@ -227,6 +230,7 @@ const bool reg_unary_make_loss_ [[maybe_unused]] =
                    "is one for every element, whatever the head gradient.",
                    UnaryCompute<unary_op::identity, true>, true, GradOnes)
          .add_alias("_sparse_make_loss")
+         .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
          .set_attr<FListOutputNames>("FListOutputNames", InputNames({"loss"})),
      true);
 // lhs unchanged, with its shape and dtype tied to rhs's: a hint for backward shape inference
@@ -242,6 +246,7 @@ const bool reg_identity_with_attr_like_rhs_ [[maybe_unused]] =
          .set_attr<FInferShape>("FInferShape", ElemwiseShape)
          .set_attr<FInferType>("FInferType", ElemwiseType)
          .set_attr<FInplaceOption>("FInplaceOption", InplaceInOut)
+         .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
          .set_attr<FCompute>("FCompute<cpu>", UnaryCompute<unary_op::identity, true>)
          .set_attr<FGradient>("FGradient",
                               [](const ObjectPtr& n, const std::vector<NodeEntry>& og) {

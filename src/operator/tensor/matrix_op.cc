@@ -5,6 +5,7 @@
 
 #include "operator/tensor/matrix_op_common.h"
 #include "operator/tensor/reshape_rule.h"
+#include "operator/inplace_identity.h"
 
 namespace mxnet {
 namespace op {
@@ -175,6 +176,7 @@ NNVM_REGISTER_OP(Reshape)
     .set_attr<FInferShape>("FInferShape", ReshapeShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
+    .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
     .set_attr<FCompute>("FCompute<cpu>", IdentityCompute)
     .set_attr<FGradient>("FGradient", ReshapeLikeDataGrad);
 
@@ -251,6 +253,7 @@ NNVM_REGISTER_OP(reshape_like)
     .set_attr<FInferShape>("FInferShape", ReshapeLikeShape)
     .set_attr<FInferType>("FInferType", FirstInputType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
+    .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
     .set_attr<FCompute>("FCompute<cpu>", IdentityCompute)
     .set_attr<FGradient>("FGradient", ReshapeLikeGrad);
 
@@ -276,6 +279,7 @@ NNVM_REGISTER_OP(Flatten)
     .set_attr<FInferShape>("FInferShape", FlattenShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
+    .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
     .set_attr<FCompute>("FCompute<cpu>", IdentityCompute)
     .set_attr<FGradient>("FGradient", ReshapeLikeDataGrad);
 
@@ -310,6 +314,7 @@ NNVM_REGISTER_OP(expand_dims)
     .set_attr<FInferShape>("FInferShape", ExpandDimShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
+    .set_attr<FInplaceIdentity>("FInplaceIdentity", InplaceIdentityFirst)
     .set_attr<FCompute>("FCompute<cpu>", IdentityCompute)
     .set_attr<FGradient>("FGradient", ReshapeLikeDataGrad);
 

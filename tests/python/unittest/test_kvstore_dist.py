@@ -1,6 +1,7 @@
 """The distributed KVStore on this machine: jobs of a scheduler, 2 servers and 2 workers on
 127.0.0.1, started with tools/launch.py --launcher local (or by hand where a test kills a
-node). Every job has a wall-clock limit, so a hang fails the test instead of stalling CI."""
+node; dist_job.py). Every job has a wall-clock limit, so a hang fails the test instead of
+stalling CI."""
 import os
 import signal
 import socket
@@ -14,51 +15,10 @@ import pytest
 
 import mxnet as mx
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
-LAUNCH = os.path.join(REPO, 'tools', 'launch.py')
-PYTHONPATH = os.path.dirname(os.path.dirname(os.path.abspath(mx.__file__)))
+from dist_job import PRELUDE, REPO, job_env as _env, launch, run_ok
 
 pytestmark = pytest.mark.skipif(not mx.runtime.Features().is_enabled('DIST_KVSTORE'),
                                 reason='built without USE_DIST_KVSTORE')
-
-PRELUDE = """
-import os, sys, numpy as np, mxnet as mx
-"""
-
-
-def _env(**extra):
-    env = dict(os.environ)
-    env['PYTHONPATH'] = PYTHONPATH + os.pathsep + env.get('PYTHONPATH', '')
-    env.update({'PS_HEARTBEAT_INTERVAL': '0.5', 'PS_HEARTBEAT_TIMEOUT': '20',
-                'PS_CONNECT_TIMEOUT': '60', 'OMP_NUM_THREADS': '1',
-                'MXNET_CPU_WORKER_NTHREADS': '1'})
-    for k in ('DMLC_ROLE', 'DMLC_PS_ROOT_URI', 'DMLC_PS_ROOT_PORT'):
-        env.pop(k, None)
-    env.update({k: str(v) for k, v in extra.items()})
-    return env
-
-
-def launch(tmp_path, body, workers=2, servers=2, timeout=120, **env):
-    """Run body (a worker script) as a job; return the launcher's (status, output)."""
-    script = tmp_path / 'job.py'
-    script.write_text(PRELUDE + textwrap.dedent(body))
-    p = subprocess.Popen([sys.executable, LAUNCH, '-n', str(workers), '-s', str(servers),
-                          '--launcher', 'local', sys.executable, str(script)],
-                         env=_env(**env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True)
-    try:
-        out = p.communicate(timeout=timeout)[0]
-    except subprocess.TimeoutExpired:
-        p.terminate()  # the launcher ends the job's processes
-        out = p.communicate(timeout=30)[0]
-        pytest.fail('the job did not finish in %d s:\n%s' % (timeout, out))
-    return p.returncode, out
-
-
-def run_ok(tmp_path, body, **kw):
-    status, out = launch(tmp_path, body, **kw)
-    assert status == 0, out
-    return out
 
 
 @pytest.mark.parametrize('kv_type', ['dist_sync', 'dist_device_sync'])

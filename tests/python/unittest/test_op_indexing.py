@@ -315,3 +315,12 @@ def test_slice_second_order_gradient():
     mask = np.zeros((4, 1))
     mask[1:3] = 1
     assert_almost_equal(x.grad.asnumpy(), 8 * x.asnumpy() * mask)
+
+
+def test_int_index_of_a_1d_array_has_shape_1_or_0d_with_np_shape():
+    a = mx.nd.arange(6).reshape((2, 3))
+    assert a[0][2].shape == (1,) and a[0][2].asnumpy()[0] == 2  # MXNet 1.x legacy shapes
+    assert a[1, 1].shape == (1,)
+    with mx.util.np_shape(True):
+        assert a[0][2].shape == () and a[1, 1].shape == ()
+        assert float(a[1, 1].asnumpy()) == 4

@@ -3,6 +3,10 @@
 
 #include <unordered_map>
 
+#if MXNET_USE_OPENMP
+#include <omp.h>
+#endif
+
 #include "common/env.h"
 
 namespace mxnet {
@@ -24,6 +28,14 @@ int64_t CacheCapacity() {
 }
 
 #if MXNET_USE_ONEDNN
+int OpenMPThreads() {
+#if MXNET_USE_OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 const dnnl::engine& CpuEngine() {
   static const dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
   return *engine;

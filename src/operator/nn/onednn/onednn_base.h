@@ -33,6 +33,8 @@ inline bool Overwrites(OpReqType req) { return req == kWriteTo || req == kWriteI
 
 #if MXNET_USE_ONEDNN
 const dnnl::engine& CpuEngine();
+/*! \brief The OpenMP threads a primitive made now would use (omp_get_max_threads). */
+int OpenMPThreads();
 /*! \brief This thread's stream on CpuEngine (engine workers run one op at a time each). */
 dnnl::stream& ThreadStream();
 
@@ -45,11 +47,6 @@ dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data);
 /*! \brief Run prim on this thread's stream and wait for it. */
 void RunNow(const dnnl::primitive& prim, const std::unordered_map<int, dnnl::memory>& args);
 
-/*!
- * \brief Primitives (and whatever else a kernel keeps) by key, for the calling thread: oneDNN
- *  primitives are costly to create and cheap to run, and each engine worker thread keeps its
- *  own, so no lock is taken. Bounded by CacheCapacity() with least-recently-used eviction.
- */
 /*! \brief A reorder between a plain layout and a primitive's, made once per cache entry;
  *  needed is false when the two are the same. */
 struct Reorder {
@@ -126,11 +123,19 @@ void RunBackwardWeights(const dnnl::primitive& prim, const Reorder& src, void* s
                         const Reorder& ddst, void* ddst_data, const Reorder& dweights,
                         const WeightGrads& g, Arena* arena);
 
+/*!
+ * \brief Primitives (and whatever else a kernel keeps) by key, for the calling thread: oneDNN
+ *  primitives are costly to create and cheap to run, and each engine worker thread keeps its
+ *  own, so no lock is taken. Bounded by CacheCapacity() with least-recently-used eviction.
+ */
 template <typename Entry>
 class PrimitiveCache {
  public:
   template <typename Make>
-  Entry& Get(const std::string& key, Make make) {
+  Entry& Get(const std::string& op_key, Make make) {
+    // A primitive forks the OpenMP thread count it was made under, and an engine worker's
+    // count varies (engine/op_threads.h), so that count is part of the key.
+    const std::string key = std::to_string(OpenMPThreads()) + '|' + op_key;
     auto it = index_.find(key);
     if (it != index_.end()) {
       order_.splice(order_.begin(), order_, it->second);

@@ -53,6 +53,7 @@ dnnl::primitive_attr SumAttr(bool accumulate) {
 struct StepState : public RNNStepProduct {
   index_t n{0}, k{0};
   bool accumulate{false};
+  int threads{0};  // the OpenMP count the primitives were made for (they fork that many)
   memory::desc packed_md;
   struct Prim {
     index_t rows;
@@ -75,11 +76,13 @@ const RNNStepProduct* RNNStepProduct::Prepare(const float* w, index_t n, index_t
                                               int count) {
   StepState& st = ThisThreadState();
   try {
-    if (st.n != n || st.k != k || st.accumulate != accumulate) {
+    const int threads = onednn::OpenMPThreads();
+    if (st.n != n || st.k != k || st.accumulate != accumulate || st.threads != threads) {
       st.prims.clear();
       st.n = n;
       st.k = k;
       st.accumulate = accumulate;
+      st.threads = threads;
     }
     for (int i = 0; i < count; ++i) {
       const index_t rows = row_counts[i];
