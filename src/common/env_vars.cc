@@ -179,6 +179,15 @@ const std::vector<VarInfo>& AllVars() {
        "vary without end."},
       {"MXNET_MKLDNN_CACHE_NUM", "int", "-1", "",
        "The old name of MXNET_ONEDNN_CACHE_NUM (MXNet 1.x), read when the new one is not set."},
+      {"MXNET_ONEDNN_BLOCKED_LAYOUT", "bool", "1", "",
+       "Hybridized blocks (CachedOp): a value passed only between operators that read and "
+       "write it in oneDNN's channel-blocked layout (2-D convolution and its gradient, fused "
+       "convolution, max/avg pooling, BatchNorm on axis 1, activations, same-shape sums; "
+       "float32 (N, C, H, W) with C a multiple of 16, or 8 without AVX-512) stays in it "
+       "instead of being reordered to NCHW and back, in inference and in training (the "
+       "forward values backward reads included). Graph outputs, inputs, their gradients and "
+       "what other operators read stay NCHW; results are the same. 0 turns it off. Read when "
+       "a graph is made (hybridize's first call). No effect without oneDNN."},
       // ---- Graph executor ----
       {"MXNET_EXEC_ENABLE_INPLACE", "bool", "1", "",
        "When 1, a bound executor's memory plan lets an operator that declares it can (ReLU, "

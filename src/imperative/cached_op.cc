@@ -1,6 +1,7 @@
 // CachedOp: building the forward + gradient graph of a symbol once, and the _CachedOp /
 // _backward_CachedOp operators that run it node by node through Imperative::Invoke.
 #include "imperative/cached_op.h"
+#include "imperative/blocked_layout_pass.h"
 #include "imperative/bulk_exec.h"
 
 #include <algorithm>
@@ -170,12 +171,23 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
       }
     }
   }
+  if (imperative::BlockedLayoutsWanted()) {
+    blocked_infer_ = imperative::MarkBlockedLayouts(idx, 0, num_forward_nodes_, attrs_, is_output);
+    // Training marks forward and backward together: the values backward reads pass between
+    // them as hidden outputs only the two see. The gradients of the inputs are the caller's.
+    std::vector<bool> seen(is_output);
+    for (uint32_t e : grad_entries_) seen[e] = true;
+    blocked_train_ = imperative::MarkBlockedLayouts(idx, 0, static_cast<uint32_t>(idx.num_nodes()),
+                                                    attrs_, seen);
+  }
 }
 
 void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
                    const std::vector<std::vector<bool>>* unused,
-                   const std::vector<bool>& keep) const {
+                   const std::vector<bool>& keep,
+                   const std::vector<std::shared_ptr<const nnvm::NodeAttrs>>* node_attrs) const {
   const nnvm::IndexedGraph& idx = *idx_;
+  const auto& run_attrs = node_attrs != nullptr ? *node_attrs : attrs_;
   Context ctx = Context::CPU();
   for (uint32_t e : input_entries_) {
     if (!(*entries)[e].is_none()) {
@@ -220,7 +232,7 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
         break;
       }
     }
-    Imperative::Get()->Invoke(ctx, attrs_[nid], in_ptrs, &outs,
+    Imperative::Get()->Invoke(ctx, run_attrs[nid], in_ptrs, &outs,
                               unused != nullptr ? &(*unused)[nid] : nullptr);
     for (uint32_t i = 0; i < outs.size(); ++i) (*entries)[idx.entry_id(nid, i)] = outs[i];
     ins.clear();
@@ -241,7 +253,7 @@ void CachedOp::Forward(const std::vector<NDArray>& inputs, std::vector<NDArray>*
   std::vector<NDArray> entries(idx_->num_node_entries());
   for (size_t i = 0; i < inputs.size(); ++i) entries[input_entries_[i]] = inputs[i];
   Run(0, num_forward_nodes_, &entries, save ? &unused_train_ : &unused_infer_,
-      save ? keep_train_ : keep_infer_);
+      save ? keep_train_ : keep_infer_, (save ? blocked_train_ : blocked_infer_).get());
   outputs->clear();
   for (uint32_t e : output_entries_) outputs->push_back(entries[e]);
   for (uint32_t e : saved_entries_) outputs->push_back(save ? entries[e] : NDArray());
@@ -320,7 +332,7 @@ void CachedOp::Backward(std::vector<NDArray>* taken, const std::vector<bool>* un
     plan = UnusedInBackward(*unused_grads);
   }
   Run(num_forward_nodes_, static_cast<uint32_t>(idx_->num_nodes()), &entries,
-      plan ? plan.get() : &unused_train_, keep_backward_);
+      plan ? plan.get() : &unused_train_, keep_backward_, blocked_train_.get());
   outputs->clear();
   for (uint32_t e : grad_entries_) outputs->push_back(entries[e]);
 }

@@ -64,8 +64,10 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   // writes (an out= target). Each value is dropped after its last reader unless keep says so.
   // unused: per node, the outputs nobody reads (kNullOp); null runs every output with
   // autograd recording each op (inlining).
+  // node_attrs (optional): the nodes' attrs to run with (default attrs_).
   void Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
-           const std::vector<std::vector<bool>>* unused, const std::vector<bool>& keep) const;
+           const std::vector<std::vector<bool>>* unused, const std::vector<bool>& keep,
+           const std::vector<std::shared_ptr<const nnvm::NodeAttrs>>* node_attrs = nullptr) const;
   // The per-node unused outputs of the backward range when unused_grads are not wanted
   // (cached for the last pattern asked).
   std::shared_ptr<const std::vector<std::vector<bool>>> UnusedInBackward(
@@ -92,6 +94,11 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   std::vector<uint32_t> input_entries_, output_entries_, head_grad_entries_, grad_entries_;
   std::vector<uint32_t> saved_entries_, mutable_inputs_;
   std::vector<std::shared_ptr<const nnvm::NodeAttrs>> attrs_;
+  // attrs_ with the blocked-layout marks (blocked_layout_pass.h) of a forward for inference /
+  // of a forward keeping the values backward reads and that backward; null where nothing is
+  // marked. Chosen when the graph is made, so a forward and its backward always agree.
+  std::shared_ptr<const std::vector<std::shared_ptr<const nnvm::NodeAttrs>>> blocked_infer_,
+      blocked_train_;
   std::vector<std::vector<bool>> unused_infer_, unused_train_;
   // Per entry: how many inputs of forward nodes / of backward nodes read it.
   std::vector<uint32_t> reads_fwd_, reads_bwd_;

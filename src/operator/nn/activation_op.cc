@@ -4,6 +4,7 @@
 
 #include "operator/nn/float_op_helpers.h"
 #include "operator/nn/onednn/onednn_eltwise.h"
+#include "operator/nn/onednn/onednn_layout.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
 
 namespace mxnet {
@@ -153,6 +154,7 @@ The following activation functions are supported:
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirstInput)
     .set_attr<FCompute>("FCompute<cpu>", ActivationCompute)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", onednn::ElementwiseLayoutGroups)
     .set_attr<FGradient>("FGradient", ActivationGrad);
 
 NNVM_REGISTER_OP(_backward_Activation)
@@ -166,7 +168,8 @@ NNVM_REGISTER_OP(_backward_Activation)
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceFirstInput)
-    .set_attr<FCompute>("FCompute<cpu>", ActivationGradCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ActivationGradCompute)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", onednn::ElementwiseLayoutGroups);
 
 }  // namespace op
 }  // namespace mxnet

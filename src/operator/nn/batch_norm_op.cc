@@ -3,6 +3,7 @@
 #include "operator/nn/batch_norm_op.h"
 #include "operator/isa_clones.h"
 #include "operator/nn/onednn/onednn_batch_norm.h"
+#include "operator/nn/onednn/onednn_layout.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,100 +34,137 @@ BatchNormDims::BatchNormDims(const TShape& data, int axis) {
 
 namespace {
 
-/*! \brief fn(c) for every channel; parallel when the whole array is worth it. */
-template <typename Fn>
-void ForEachChannel(const BatchNormDims& d, Fn fn) {
-  LoopMaybeParallel(d.outer * d.channels * d.inner >= ParallelGrain(), d.channels, fn);
+/*! \brief Where a channel's elements lie: runs of inner elements, kStep apart (1: NCHW-like
+ *  contiguous runs; B: oneDNN's blocked nChw{B}c, onednn_layout.h). */
+template <int kStep>
+struct ChannelRuns {
+  const BatchNormDims& d;
+  /*! \brief The first element of channel c in outer slice o. */
+  index_t Row(index_t o, index_t c) const {
+    if (kStep == 1) return (o * d.channels + c) * d.inner;
+    return (o * d.channels + c - c % kStep) * d.inner + c % kStep;
+  }
+};
+
+/*! \brief fn(c0) for each group of kStep channels whose runs share memory (one channel when
+ *  kStep is 1), in parallel when the whole array is worth it. Within a group, per-channel
+ *  work goes outer slice by outer slice, so the group's memory is read once per pass and each
+ *  channel still sums its runs in order of o, as with kStep 1. */
+template <int kStep, typename Fn>
+void ForEachChannelGroup(const BatchNormDims& d, Fn fn) {
+  LoopMaybeParallel(d.outer * d.channels * d.inner >= ParallelGrain(), d.channels / kStep,
+                    [&](index_t g) { fn(g * kStep); });
 }
 
-/*! \brief fn(row, n) for each contiguous run (row = first element's flat index, n = inner
- *  elements) of channel c. */
-template <typename Fn>
-void ForEachRowInChannel(const BatchNormDims& d, index_t c, Fn fn) {
-  for (index_t o = 0; o < d.outer; ++o) fn((o * d.channels + c) * d.inner, d.inner);
-}
-
-// Row kernels. A reduction keeps kLanes independent double accumulators: one running sum is
-// one dependent add per element (its latency, not the data, sets the pace), while lanes
-// pipeline and vectorize. Each is built for AVX2 as well (MXNET_AVX2_CLONES).
+// Run kernels, over the runs of kStep channels at once (element i of channel j of the run at
+// i * kStep + j; kStep 1 is one channel's contiguous run). A reduction keeps kLanes
+// independent double accumulators per channel: one running sum is one dependent add per
+// element (its latency, not the data, sets the pace), while lanes pipeline and vectorize.
+// Each channel's sums come out the same for any kStep. Built for AVX2 as well
+// (MXNET_AVX2_CLONES).
 constexpr int kLanes = 16;
 
-/*! \brief Adds sum(x - shift) to *sum and sum((x - shift)^2) to *sq. */
-template <typename DType>
-MXNET_AVX2_CLONES void RowMoments(const DType* x, index_t n, double shift, double* sum,
+/*! \brief Adds sum(x - shift) to sum[j] and sum((x - shift)^2) to sq[j], per channel j. */
+template <int kStep, typename DType>
+MXNET_AVX2_CLONES void RunMoments(const DType* x, index_t n, const double* shift, double* sum,
                                   double* sq) {
-  double as[kLanes] = {}, aq[kLanes] = {};
+  double as[kStep][kLanes] = {}, aq[kStep][kLanes] = {};
   index_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
     for (int l = 0; l < kLanes; ++l) {
-      const double v = static_cast<double>(x[i + l]) - shift;
-      as[l] += v;
-      aq[l] += v * v;
+      for (int j = 0; j < kStep; ++j) {
+        const double v = static_cast<double>(x[(i + l) * kStep + j]) - shift[j];
+        as[j][l] += v;
+        aq[j][l] += v * v;
+      }
     }
   }
   for (; i < n; ++i) {
-    const double v = static_cast<double>(x[i]) - shift;
-    as[0] += v;
-    aq[0] += v * v;
+    for (int j = 0; j < kStep; ++j) {
+      const double v = static_cast<double>(x[i * kStep + j]) - shift[j];
+      as[j][0] += v;
+      aq[j][0] += v * v;
+    }
   }
-  for (int l = 0; l < kLanes; ++l) {
-    *sum += as[l];
-    *sq += aq[l];
+  for (int j = 0; j < kStep; ++j) {
+    for (int l = 0; l < kLanes; ++l) {
+      sum[j] += as[j][l];
+      sq[j] += aq[j][l];
+    }
   }
 }
 
-/*! \brief Adds sum(g) to *sum_g and sum(g * (x - mean)) to *sum_gx. */
-template <typename DType>
-MXNET_AVX2_CLONES void RowGradSums(const DType* g, const DType* x, index_t n, double mean,
+/*! \brief Adds sum(g) to sum_g[j] and sum(g * (x - mean)) to sum_gx[j], per channel j. */
+template <int kStep, typename DType>
+MXNET_AVX2_CLONES void RunGradSums(const DType* g, const DType* x, index_t n, const double* mean,
                                    double* sum_g, double* sum_gx) {
-  double ag[kLanes] = {}, agx[kLanes] = {};
+  double ag[kStep][kLanes] = {}, agx[kStep][kLanes] = {};
   index_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
     for (int l = 0; l < kLanes; ++l) {
-      const double gv = static_cast<double>(g[i + l]);
-      ag[l] += gv;
-      agx[l] += gv * (static_cast<double>(x[i + l]) - mean);
+      for (int j = 0; j < kStep; ++j) {
+        const index_t k = (i + l) * kStep + j;
+        const double gv = static_cast<double>(g[k]);
+        ag[j][l] += gv;
+        agx[j][l] += gv * (static_cast<double>(x[k]) - mean[j]);
+      }
     }
   }
   for (; i < n; ++i) {
-    const double gv = static_cast<double>(g[i]);
-    ag[0] += gv;
-    agx[0] += gv * (static_cast<double>(x[i]) - mean);
+    for (int j = 0; j < kStep; ++j) {
+      const index_t k = i * kStep + j;
+      const double gv = static_cast<double>(g[k]);
+      ag[j][0] += gv;
+      agx[j][0] += gv * (static_cast<double>(x[k]) - mean[j]);
+    }
   }
-  for (int l = 0; l < kLanes; ++l) {
-    *sum_g += ag[l];
-    *sum_gx += agx[l];
+  for (int j = 0; j < kStep; ++j) {
+    for (int l = 0; l < kLanes; ++l) {
+      sum_g[j] += ag[j][l];
+      sum_gx[j] += agx[j][l];
+    }
   }
 }
 
-/*! \brief y = x * a + b (Acc arithmetic), honouring req. */
-template <typename DType, typename Acc>
-MXNET_AVX2_CLONES void RowAffine(const DType* x, DType* y, index_t n, Acc a, Acc b,
+/*! \brief y = x * a[j] + b[j] (Acc arithmetic) per channel j, honouring req. */
+template <int kStep, typename DType, typename Acc>
+MXNET_AVX2_CLONES void RunAffine(const DType* x, DType* y, index_t n, const Acc* a, const Acc* b,
                                  OpReqType req) {
   if (req == kAddTo) {
     for (index_t i = 0; i < n; ++i) {
-      y[i] = static_cast<DType>(static_cast<Acc>(y[i]) + (static_cast<Acc>(x[i]) * a + b));
+      for (int j = 0; j < kStep; ++j) {
+        const index_t k = i * kStep + j;
+        y[k] = static_cast<DType>(static_cast<Acc>(y[k]) + (static_cast<Acc>(x[k]) * a[j] + b[j]));
+      }
     }
   } else {
-    for (index_t i = 0; i < n; ++i) y[i] = static_cast<DType>(static_cast<Acc>(x[i]) * a + b);
+    for (index_t i = 0; i < n; ++i) {
+      for (int j = 0; j < kStep; ++j) {
+        const index_t k = i * kStep + j;
+        y[k] = static_cast<DType>(static_cast<Acc>(x[k]) * a[j] + b[j]);
+      }
+    }
   }
 }
 
-/*! \brief The data gradient of a batch-statistics BatchNorm over one run:
+/*! \brief The data gradient of a batch-statistics BatchNorm over one run, per channel j:
  *  dx = a * (og - mean_og - (x - m) * s * mean_og_xhat), honouring req. */
-template <typename DType, typename Acc>
-MXNET_AVX2_CLONES void RowBatchGrad(const DType* og, const DType* x, DType* dx, index_t n,
-                                    Acc a, Acc mean_og, Acc m, Acc s, Acc mean_og_xhat,
-                                    OpReqType req) {
+template <int kStep, typename DType, typename Acc>
+MXNET_AVX2_CLONES void RunBatchGrad(const DType* og, const DType* x, DType* dx, index_t n,
+                                    const Acc* a, const Acc* mean_og, const Acc* m,
+                                    const Acc* s, const Acc* mean_og_xhat, OpReqType req) {
   for (index_t i = 0; i < n; ++i) {
-    const Acc xhat = (static_cast<Acc>(x[i]) - m) * s;
-    const Acc v = a * (static_cast<Acc>(og[i]) - mean_og - xhat * mean_og_xhat);
-    if (req == kAddTo) dx[i] = static_cast<DType>(static_cast<Acc>(dx[i]) + v);
-    else dx[i] = static_cast<DType>(v);
+    for (int j = 0; j < kStep; ++j) {
+      const index_t k = i * kStep + j;
+      const Acc xhat = (static_cast<Acc>(x[k]) - m[j]) * s[j];
+      const Acc v = a[j] * (static_cast<Acc>(og[k]) - mean_og[j] - xhat * mean_og_xhat[j]);
+      if (req == kAddTo) dx[k] = static_cast<DType>(static_cast<Acc>(dx[k]) + v);
+      else dx[k] = static_cast<DType>(v);
+    }
   }
 }
 
-template <typename DType, typename PType>
+template <int kStep, typename DType, typename PType>
 void ForwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
                  const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                  const std::vector<TBlob>& out) {
@@ -140,39 +178,49 @@ void ForwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
   DType* y = out[kOut].dptr<DType>();
   const bool batch_stats = is_train && !p.use_global_stats;
   const double count = static_cast<double>(d.outer * d.inner);
-  ForEachChannel(d, [&](index_t c) {
-    double mean, var;
+  const ChannelRuns<kStep> runs{d};
+  ForEachChannelGroup<kStep>(d, [&](index_t c0) {
+    double shift[kStep], sum[kStep] = {}, sq[kStep] = {};
+    Acc a[kStep], b[kStep];
     if (batch_stats) {
       // One pass: moments about the channel's first element (any value near the data keeps
       // E[(x-s)^2] - E[x-s]^2 from cancelling; sums are double over float data).
-      const double shift = count > 0 ? static_cast<double>(x[c * d.inner]) : 0.0;
-      double sum = 0, sq = 0;
-      ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
-        RowMoments(x + k, n, shift, &sum, &sq);
-      });
-      const double m = count > 0 ? sum / count : 0.0;
-      mean = shift + m;
-      var = count > 0 ? std::max(sq / count - m * m, 0.0) : 0.0;
-    } else {
-      mean = static_cast<double>(moving_mean[c]);
-      var = static_cast<double>(moving_var[c]);
+      for (int j = 0; j < kStep; ++j) {
+        shift[j] = count > 0 ? static_cast<double>(x[runs.Row(0, c0 + j)]) : 0.0;
+      }
+      for (index_t o = 0; o < d.outer; ++o) {
+        RunMoments<kStep>(x + runs.Row(o, c0), d.inner, shift, sum, sq);
+      }
     }
-    const double invstd = 1.0 / std::sqrt(var + p.eps);
-    if (req[kMean] != kNullOp) Assign(out[kMean].dptr<PType>() + c, req[kMean], PType(mean));
-    if (req[kInvStd] != kNullOp) {
-      Assign(out[kInvStd].dptr<PType>() + c, req[kInvStd], PType(invstd));
+    for (int j = 0; j < kStep; ++j) {
+      const index_t c = c0 + j;
+      double mean, var;
+      if (batch_stats) {
+        const double m = count > 0 ? sum[j] / count : 0.0;
+        mean = shift[j] + m;
+        var = count > 0 ? std::max(sq[j] / count - m * m, 0.0) : 0.0;
+      } else {
+        mean = static_cast<double>(moving_mean[c]);
+        var = static_cast<double>(moving_var[c]);
+      }
+      const double invstd = 1.0 / std::sqrt(var + p.eps);
+      if (req[kMean] != kNullOp) Assign(out[kMean].dptr<PType>() + c, req[kMean], PType(mean));
+      if (req[kInvStd] != kNullOp) {
+        Assign(out[kInvStd].dptr<PType>() + c, req[kInvStd], PType(invstd));
+      }
+      const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
+      a[j] = static_cast<Acc>(invstd * scale);
+      b[j] = static_cast<Acc>(static_cast<double>(beta[c]) - mean * invstd * scale);
     }
     if (req[kOut] == kNullOp) return;
-    const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
-    const Acc a = static_cast<Acc>(invstd * scale);
-    const Acc b = static_cast<Acc>(static_cast<double>(beta[c]) - mean * invstd * scale);
-    ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
-      RowAffine(x + k, y + k, n, a, b, req[kOut]);
-    });
+    for (index_t o = 0; o < d.outer; ++o) {
+      const index_t k = runs.Row(o, c0);
+      RunAffine<kStep>(x + k, y + k, d.inner, a, b, req[kOut]);
+    }
   });
 }
 
-template <typename DType, typename PType>
+template <int kStep, typename DType, typename PType>
 void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
                   const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                   const std::vector<TBlob>& out) {
@@ -187,43 +235,56 @@ void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d
   const PType* saved_invstd = in[kBwInvStd].dptr<PType>();
   const bool batch_stats = is_train && !p.use_global_stats;
   const double count = static_cast<double>(d.outer * d.inner);
-  ForEachChannel(d, [&](index_t c) {
-    double mean, invstd;
-    if (batch_stats) {
-      mean = static_cast<double>(saved_mean[c]);
-      invstd = static_cast<double>(saved_invstd[c]);
-    } else {
-      mean = static_cast<double>(moving_mean[c]);
-      invstd = 1.0 / std::sqrt(static_cast<double>(moving_var[c]) + p.eps);
-    }
-    double sum_og = 0, sum_og_xc = 0;
-    ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
-      RowGradSums(og + k, x + k, n, mean, &sum_og, &sum_og_xc);
-    });
-    const double sum_og_xhat = sum_og_xc * invstd;
-    const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
-    if (req[1] != kNullOp) {
-      Assign(out[1].dptr<PType>() + c, req[1], PType(p.fix_gamma ? 0.0 : sum_og_xhat));
-    }
-    if (req[2] != kNullOp) Assign(out[2].dptr<PType>() + c, req[2], PType(sum_og));
-    if (req[0] != kNullOp) {
-      DType* dx = out[0].dptr<DType>();
-      const Acc a = static_cast<Acc>(scale * invstd);
-      if (batch_stats && count > 0) {
-        // d/dx of gamma * (x - mean(x)) / sqrt(var(x) + eps) for the whole channel.
-        const Acc mean_og = static_cast<Acc>(sum_og / count);
-        const Acc mean_og_xhat = static_cast<Acc>(sum_og_xhat / count);
-        const Acc m = static_cast<Acc>(mean), s = static_cast<Acc>(invstd);
-        ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
-          RowBatchGrad(og + k, x + k, dx + k, n, a, mean_og, m, s, mean_og_xhat, req[0]);
-        });
-      } else {  // fixed statistics: only the scale remains
-        ForEachRowInChannel(d, c, [&](index_t k, index_t n) {
-          RowAffine(og + k, dx + k, n, a, Acc(0), req[0]);
-        });
+  const ChannelRuns<kStep> runs{d};
+  ForEachChannelGroup<kStep>(d, [&](index_t c0) {
+    double mean[kStep], invstd[kStep], sum_og[kStep] = {}, sum_og_xc[kStep] = {};
+    for (int j = 0; j < kStep; ++j) {
+      const index_t c = c0 + j;
+      if (batch_stats) {
+        mean[j] = static_cast<double>(saved_mean[c]);
+        invstd[j] = static_cast<double>(saved_invstd[c]);
+      } else {
+        mean[j] = static_cast<double>(moving_mean[c]);
+        invstd[j] = 1.0 / std::sqrt(static_cast<double>(moving_var[c]) + p.eps);
       }
     }
-    if (batch_stats) FoldBatchStats(p, mean, invstd, moving_mean + c, moving_var + c);
+    for (index_t o = 0; o < d.outer; ++o) {
+      const index_t k = runs.Row(o, c0);
+      RunGradSums<kStep>(og + k, x + k, d.inner, mean, sum_og, sum_og_xc);
+    }
+    Acc a[kStep], mean_og[kStep], mean_og_xhat[kStep], m[kStep], s[kStep], zero[kStep] = {};
+    for (int j = 0; j < kStep; ++j) {
+      const index_t c = c0 + j;
+      const double sum_og_xhat = sum_og_xc[j] * invstd[j];
+      const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
+      if (req[1] != kNullOp) {
+        Assign(out[1].dptr<PType>() + c, req[1], PType(p.fix_gamma ? 0.0 : sum_og_xhat));
+      }
+      if (req[2] != kNullOp) Assign(out[2].dptr<PType>() + c, req[2], PType(sum_og[j]));
+      a[j] = static_cast<Acc>(scale * invstd[j]);
+      mean_og[j] = static_cast<Acc>(count > 0 ? sum_og[j] / count : 0.0);
+      mean_og_xhat[j] = static_cast<Acc>(count > 0 ? sum_og_xhat / count : 0.0);
+      m[j] = static_cast<Acc>(mean[j]);
+      s[j] = static_cast<Acc>(invstd[j]);
+    }
+    if (req[0] != kNullOp) {
+      DType* dx = out[0].dptr<DType>();
+      for (index_t o = 0; o < d.outer; ++o) {
+        const index_t k = runs.Row(o, c0);
+        if (batch_stats && count > 0) {
+          // d/dx of gamma * (x - mean(x)) / sqrt(var(x) + eps) for the whole channel.
+          RunBatchGrad<kStep>(og + k, x + k, dx + k, d.inner, a, mean_og, m, s, mean_og_xhat,
+                              req[0]);
+        } else {  // fixed statistics: only the scale remains
+          RunAffine<kStep>(og + k, dx + k, d.inner, a, zero, req[0]);
+        }
+      }
+    }
+    if (batch_stats) {
+      for (int j = 0; j < kStep; ++j) {
+        FoldBatchStats(p, mean[j], invstd[j], moving_mean + c0 + j, moving_var + c0 + j);
+      }
+    }
   });
 }
 
@@ -240,21 +301,42 @@ void BatchNormTypeSwitch(int t, Fn fn) {
 
 }  // namespace
 
+namespace {
+
+/*! \brief fn(std::integral_constant<int, step>()) for a run step of 1, 8 or 16. */
+template <typename Fn>
+void StepSwitch(int step, Fn fn) {
+  switch (step) {
+    case 1: return fn(std::integral_constant<int, 1>());
+    case 8: return fn(std::integral_constant<int, 8>());
+    case 16: return fn(std::integral_constant<int, 16>());
+    default: LOG(FATAL) << "BatchNorm: channel block " << step << " expected 1, 8 or 16";
+  }
+}
+
+}  // namespace
+
 void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
-                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
+                           int step) {
   const TBlob& data = in[batchnorm::kData];
   const BatchNormDims d(data.shape_, BatchNormAxis("BatchNorm", p, data.shape_));
   BatchNormTypeSwitch(data.type_flag_, [&](auto dt, auto pt) {
-    ForwardImpl<decltype(dt), decltype(pt)>(p, is_train, d, in, req, out);
+    StepSwitch(step, [&](auto k) {
+      ForwardImpl<decltype(k)::value, decltype(dt), decltype(pt)>(p, is_train, d, in, req, out);
+    });
   });
 }
 
 void BatchNormBackwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
-                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
+                            int step) {
   const TBlob& data = in[batchnorm::kBwData];
   const BatchNormDims d(data.shape_, BatchNormAxis("BatchNorm", p, data.shape_));
   BatchNormTypeSwitch(data.type_flag_, [&](auto dt, auto pt) {
-    BackwardImpl<decltype(dt), decltype(pt)>(p, is_train, d, in, req, out);
+    StepSwitch(step, [&](auto k) {
+      BackwardImpl<decltype(k)::value, decltype(dt), decltype(pt)>(p, is_train, d, in, req, out);
+    });
   });
 }
 
@@ -312,10 +394,22 @@ void BatchNormCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::v
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   BatchNormFixGamma(p, in[batchnorm::kGamma]);
+  if (onednn::BlockedIn(attrs, in, batchnorm::kData)) {  // the output too: one layout group
+    // The plain kernel walking the blocked layout: its double sums in the order it takes on
+    // NCHW, so hybridized and imperative runs agree (oneDNN's float sums drift on channels
+    // of few elements).
+    return BatchNormForwardPlain(p, ctx.is_train, in, req, out, onednn::BlockSize());
+  }
   if (BatchNormUsesOneDNN(p, in[batchnorm::kData], req[batchnorm::kOut])) {
     return BatchNormForwardOneDNN(p, ctx.is_train, in, req, out);
   }
   BatchNormForwardPlain(Param<BatchNormParam>(attrs), ctx.is_train, in, req, out);
+}
+
+// Channel axis 1: the data and the output held blocked together.
+std::vector<onednn::LayoutGroup> BatchNormLayoutGroups(const NodeAttrs& attrs) {
+  if (Param<BatchNormParam>(attrs).axis != 1) return {};
+  return {{{batchnorm::kData}, {batchnorm::kOut}}};
 }
 
 bool BatchNormBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in,
@@ -340,10 +434,19 @@ void BatchNormBackwardCompute(const NodeAttrs& attrs, const OpContext& ctx,
                               const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                               const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  if (onednn::BlockedIn(attrs, in, batchnorm::kBwData)) {  // output gradients too: one group
+    return BatchNormBackwardPlain(p, ctx.is_train, in, req, out, onednn::BlockSize());
+  }
   if (BatchNormUsesOneDNN(p, in[batchnorm::kBwData], req[0])) {
     return BatchNormBackwardOneDNN(p, ctx.is_train, in, req, out);
   }
   BatchNormBackwardPlain(Param<BatchNormParam>(attrs), ctx.is_train, in, req, out);
+}
+
+// Channel axis 1: the output gradient, the data and the data gradient held blocked together.
+std::vector<onednn::LayoutGroup> BatchNormBackwardLayoutGroups(const NodeAttrs& attrs) {
+  if (Param<BatchNormParam>(attrs).axis != 1) return {};
+  return {{{batchnorm::kOutGrad, batchnorm::kBwData}, {0}}};
 }
 
 // The gradients of the mean and var outputs are blocked, as MXNet's; the moving statistics
@@ -433,6 +536,7 @@ then set ``gamma`` to 1 and its gradient to 0.
     .set_attr<FInferShape>("FInferShape", BatchNormShape)
     .set_attr<FInferType>("FInferType", BatchNormType)
     .set_attr<FCompute>("FCompute<cpu>", BatchNormCompute)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", BatchNormLayoutGroups)
     .set_attr<FGradient>("FGradient", BatchNormGrad);
 
 NNVM_REGISTER_OP(_backward_BatchNorm)
@@ -457,7 +561,8 @@ NNVM_REGISTER_OP(_backward_BatchNorm)
     })
     .set_attr<FInferShape>("FInferShape", BatchNormBackwardShape)
     .set_attr<FInferType>("FInferType", BatchNormBackwardType)
-    .set_attr<FCompute>("FCompute<cpu>", BatchNormBackwardCompute);
+    .set_attr<FCompute>("FCompute<cpu>", BatchNormBackwardCompute)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", BatchNormBackwardLayoutGroups);
 
 }  // namespace op
 }  // namespace mxnet

@@ -84,14 +84,18 @@ void BatchNormFixGamma(const BatchNormParam& p, const TBlob& gamma);
 std::vector<uint32_t> BatchNormWrittenArguments(const NodeAttrs& attrs);
 
 /*! \brief Plain CPU forward. outputs: out, the mean used and the inverse std used (batch
- *  statistics when training without use_global_stats, else the moving ones). */
+ *  statistics when training without use_global_stats, else the moving ones). step: 1 for
+ *  data whose channel runs are contiguous, B for (N, C, H, W) held in oneDNN's blocked
+ *  nChw{B}c (channel axis 1; the same sums in the same order). */
 void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
-                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
+                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
+                           int step = 1);
 /*! \brief Plain CPU backward (inputs as batchnorm::BackwardInput); outputs data_grad,
  *  gamma_grad, beta_grad. When training without use_global_stats it also folds the batch
  *  statistics into moving_mean and moving_var with momentum. */
 void BatchNormBackwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
-                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
+                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
+                            int step = 1);
 
 /*! \brief FSetInputVarAttrOnCompose of the batch norms: moving_mean starts at zero and
  *  moving_var at one unless the variable says otherwise (MXNet writes this into the JSON). */

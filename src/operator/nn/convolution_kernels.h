@@ -3,6 +3,7 @@
 #define MXNET_OPERATOR_NN_CONVOLUTION_KERNELS_H_
 
 #include "operator/nn/convolution_param.h"
+#include "operator/nn/onednn/onednn_layout.h"
 
 namespace mxnet {
 namespace op {
@@ -40,12 +41,17 @@ struct PostOps;
 /*! \brief post (optional): post-ops fused into the primitive (subgraph backend ONEDNN); with a
  *  sum, out holds the sum operand on entry and req must be kWriteTo or kWriteInplace.
  *  weight_stamp (optional): names the weights' content when they are no input of the running
- *  call (folded weights); 0 takes the input's (imperative::InputContentStamp). */
+ *  call (folded weights); 0 takes the input's (imperative::InputContentStamp).
+ *  acts: whether data (src) and out (dst) are held blocked (onednn_layout.h). */
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
                        const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
-                       const onednn::PostOps* post = nullptr, uint64_t weight_stamp = 0);
+                       const onednn::PostOps* post = nullptr, uint64_t weight_stamp = 0,
+                       onednn::BlockedActs acts = {});
+/*! \brief acts: whether data (src), ograd (diff_dst) and the data gradient (diff_src) are
+ *  held blocked (onednn_layout.h). */
 void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
-                        const TBlob& data, const TBlob& weight, const ConvGrads& grads);
+                        const TBlob& data, const TBlob& weight, const ConvGrads& grads,
+                        onednn::BlockedActs acts = {});
 
 /*!
  * \brief Transposed convolution through the kernels above, for the convolution geometry g

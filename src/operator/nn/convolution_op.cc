@@ -169,10 +169,25 @@ void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
   const ConvGeometry g = MakeConvGeometry(attrs, in[0].shape_);
   const TBlob* bias = g.bias ? &in[2] : nullptr;
   if (ConvUsesOneDNN(g, in[0].type_flag_)) {
-    ConvForwardOneDNN(g, ctx, in[0], in[1], bias, out[0], req[0]);
+    ConvForwardOneDNN(g, ctx, in[0], in[1], bias, out[0], req[0], nullptr, 0,
+                      {onednn::BlockedIn(attrs, in, 0), onednn::BlockedOut(attrs, out, 0)});
+  } else if (onednn::AnyBlocked(attrs, in, out)) {
+    onednn::OnPlainCopies(attrs, in, req, out, [&](const auto& pin, const auto& preq,
+                                                   const auto& pout) {
+      ConvForwardPlain(g, ctx, pin[0], pin[1], g.bias ? &pin[2] : nullptr, pout[0], preq[0]);
+    });
   } else {
     ConvForwardPlain(g, ctx, in[0], in[1], bias, out[0], req[0]);
   }
+}
+
+// 2-D channel-first convolutions read their data and write their output held blocked.
+std::vector<onednn::LayoutGroup> ConvLayoutGroups(const NodeAttrs& attrs) {
+  const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
+  if (p.kernel.ndim() != 2 || (p.layout.has_value() && p.layout.value() != conv::kNCHW)) {
+    return {};
+  }
+  return {{{0}, {}}, {{}, {0}}};
 }
 
 // _backward_Convolution: inputs (ograd, data, weight), outputs (data, weight[, bias]) grads.
@@ -189,10 +204,27 @@ void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
     grads.bias_req = req[2];
   }
   if (ConvUsesOneDNN(g, in[1].type_flag_)) {
-    ConvBackwardOneDNN(g, ctx, in[0], in[1], in[2], grads);
+    onednn::BlockedActs acts;
+    acts.diff_dst = onednn::BlockedIn(attrs, in, 0);
+    acts.src = onednn::BlockedIn(attrs, in, 1);
+    acts.diff_src = onednn::BlockedOut(attrs, out, 0);
+    ConvBackwardOneDNN(g, ctx, in[0], in[1], in[2], grads, acts);
+  } else if (onednn::AnyBlocked(attrs, in, out)) {
+    onednn::OnPlainCopies(attrs, in, req, out, [&](const auto& pin, const auto& preq,
+                                                   const auto& pout) {
+      ConvGrads plain = grads;
+      plain.data = &pout[0];
+      ConvBackwardPlain(g, ctx, pin[0], pin[1], pin[2], plain);
+    });
   } else {
     ConvBackwardPlain(g, ctx, in[0], in[1], in[2], grads);
   }
+}
+
+// ograd, data and the data gradient each held blocked or not.
+std::vector<onednn::LayoutGroup> ConvBackwardLayoutGroups(const NodeAttrs& attrs) {
+  if (ConvLayoutGroups(attrs).empty()) return {};
+  return {{{0}, {}}, {{1}, {}}, {{}, {0}}};
 }
 
 // Data and weight feed the backward (the bias is not needed); it outputs every gradient.
@@ -244,6 +276,7 @@ is not 0; other dtypes (float64, float16) and oneDNN-less builds use im2col and 
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", ConvForward)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", ConvLayoutGroups)
     .set_attr<FGradient>("FGradient", ConvGrad);
 
 NNVM_REGISTER_OP(_backward_Convolution)
@@ -259,7 +292,8 @@ NNVM_REGISTER_OP(_backward_Convolution)
     .set_attr<FInferShape>("FInferShape", ConvBackwardShape)
     .set_attr<FInferType>("FInferType", FloatElemwiseType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
-    .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
+    .set_attr<FCompute>("FCompute<cpu>", ConvBackward)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", ConvBackwardLayoutGroups);
 
 }  // namespace op
 }  // namespace mxnet

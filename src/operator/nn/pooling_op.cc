@@ -366,13 +366,33 @@ void PoolingCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const PoolGeometry g(attrs.op->name.c_str(), p, in[0].shape_);
-  if (PoolTiledMaxApplies(p, g, in[0].type_flag_)) {
-    PoolTiledMaxForward(g, in[0], out[0], req[0]);
-  } else if (PoolUsesOneDNN(p, g, in[0].type_flag_)) {
-    PoolForwardOneDNN(p, g, ctx, in[0], out[0], req[0]);
+  auto plain = [&](const std::vector<TBlob>& pin, const std::vector<OpReqType>& preq,
+                   const std::vector<TBlob>& pout) {
+    if (PoolTiledMaxApplies(p, g, pin[0].type_flag_)) {
+      PoolTiledMaxForward(g, pin[0], pout[0], preq[0]);
+    } else {
+      PoolingForwardPlain(p, g, pin[0], pout[0], preq[0]);
+    }
+  };
+  const bool blocked = onednn::AnyBlocked(attrs, in, out);
+  if ((blocked || !PoolTiledMaxApplies(p, g, in[0].type_flag_)) &&
+      PoolUsesOneDNN(p, g, in[0].type_flag_)) {
+    PoolForwardOneDNN(p, g, ctx, in[0], out[0], req[0],
+                      {onednn::BlockedIn(attrs, in, 0), onednn::BlockedOut(attrs, out, 0)});
+  } else if (blocked) {
+    onednn::OnPlainCopies(attrs, in, req, out, plain);
   } else {
-    PoolingForwardPlain(p, g, in[0], out[0], req[0]);
+    plain(in, req, out);
   }
+}
+
+// Channel-first max and avg pooling read their data and write their output held blocked.
+std::vector<onednn::LayoutGroup> PoolingLayoutGroups(const NodeAttrs& attrs) {
+  const PoolingParam& p = Param<PoolingParam>(attrs);
+  const auto type = static_cast<PoolType>(p.pool_type);
+  if (type != PoolType::kMax && type != PoolType::kAvg) return {};
+  if (p.layout.has_value() && p.layout.value() != kNCHW) return {};
+  return {{{0}, {}}, {{}, {0}}};
 }
 
 // Inputs (out_grad, data, out); output data_grad.
@@ -387,13 +407,34 @@ void PoolingBackwardCompute(const NodeAttrs& attrs, const OpContext& ctx,
                             const std::vector<TBlob>& out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const PoolGeometry g(attrs.op->name.c_str(), p, in[1].shape_);
-  if (PoolTiledMaxApplies(p, g, in[1].type_flag_)) {
-    PoolTiledMaxBackward(g, in[0], in[1], out[0], req[0]);
-  } else if (PoolUsesOneDNN(p, g, in[1].type_flag_)) {
-    PoolBackwardOneDNN(p, g, ctx, in[0], in[1], out[0], req[0]);
+  auto plain = [&](const std::vector<TBlob>& pin, const std::vector<OpReqType>& preq,
+                   const std::vector<TBlob>& pout) {
+    if (PoolTiledMaxApplies(p, g, pin[1].type_flag_)) {
+      PoolTiledMaxBackward(g, pin[0], pin[1], pout[0], preq[0]);
+    } else {
+      PoolingBackwardPlain(p, g, pin[0], pin[1], pin[2], pout[0], preq[0]);
+    }
+  };
+  const bool blocked = onednn::AnyBlocked(attrs, in, out);
+  if ((blocked || !PoolTiledMaxApplies(p, g, in[1].type_flag_)) &&
+      PoolUsesOneDNN(p, g, in[1].type_flag_)) {
+    onednn::BlockedActs acts;
+    acts.diff_dst = onednn::BlockedIn(attrs, in, 0);
+    acts.src = onednn::BlockedIn(attrs, in, 1);
+    acts.diff_src = onednn::BlockedOut(attrs, out, 0);
+    PoolBackwardOneDNN(p, g, ctx, in[0], in[1], out[0], req[0], acts);
+  } else if (blocked) {
+    onednn::OnPlainCopies(attrs, in, req, out, plain);
   } else {
-    PoolingBackwardPlain(p, g, in[0], in[1], in[2], out[0], req[0]);
+    plain(in, req, out);
   }
+}
+
+// ograd, data, the output (read by the plain kernels only) and the data gradient, each held
+// blocked or not, as the forward's.
+std::vector<onednn::LayoutGroup> PoolingBackwardLayoutGroups(const NodeAttrs& attrs) {
+  if (PoolingLayoutGroups(attrs).empty()) return {};
+  return {{{0}, {}}, {{1}, {}}, {{2}, {}}, {{}, {0}}};
 }
 
 std::vector<NodeEntry> PoolingGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
@@ -447,6 +488,7 @@ channel)* (NDHWC layout).
     .set_attr<FInferType>("FInferType", PoolingType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
     .set_attr<FCompute>("FCompute<cpu>", PoolingCompute)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", PoolingLayoutGroups)
     .set_attr<FGradient>("FGradient", PoolingGrad);
 
 NNVM_REGISTER_OP(_backward_Pooling)
@@ -462,7 +504,8 @@ NNVM_REGISTER_OP(_backward_Pooling)
     .set_attr<FInferShape>("FInferShape", PoolingBackwardShape)
     .set_attr<FInferType>("FInferType", PoolingType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
-    .set_attr<FCompute>("FCompute<cpu>", PoolingBackwardCompute);
+    .set_attr<FCompute>("FCompute<cpu>", PoolingBackwardCompute)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", PoolingBackwardLayoutGroups);
 
 }  // namespace op
 }  // namespace mxnet

@@ -2,6 +2,7 @@
 // _reduce_to_like, which sums a broadcast result back to the shape it was broadcast from.
 #include <dmlc/parameter.h>
 
+#include "operator/nn/onednn/onednn_layout.h"
 #include "operator/tensor/broadcast_kernel.h"
 #include "operator/tensor/reduce_kernel.h"
 
@@ -197,6 +198,12 @@ bool ReduceToLikeShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vec
 void ReduceToLikeForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                          const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   std::vector<bool> mask = ReduceToMask(attrs, in[0].shape_, in[1].shape_);
+  if (in[0].shape_ != out[0].shape_ && onednn::AnyBlocked(attrs, in, out)) {
+    return onednn::OnPlainCopies(attrs, in, req, out, [&](const auto& pin, const auto& preq,
+                                                          const auto& pout) {
+      ReduceAxesCompute(ctx, ReduceKind::kSum, pin[0], mask, preq[0], pout[0]);
+    });
+  }
   ReduceAxesCompute(ctx, ReduceKind::kSum, in[0], mask, req[0], out[0]);
 }
 
@@ -269,6 +276,12 @@ const bool kRegistered [[maybe_unused]] = [] {
       .set_attr<FInferType>("FInferType", FirstInputType)
       .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
       .set_attr<FCompute>("FCompute<cpu>", ReduceToLikeForward)
+      // a copy when like has data's shape; like's content is not read
+      .set_attr<onednn::FBlockedLayout>("FBlockedLayout",
+                                        [](const NodeAttrs&) {
+                                          return std::vector<onednn::LayoutGroup>{{{0}, {0}},
+                                                                                  {{1}, {}}};
+                                        })
       .set_attr<FGradient>("FGradient", ReduceToLikeGrad);
   return true;
 }();

@@ -1,5 +1,6 @@
 // Binary arithmetic, comparison and logical operators: broadcast_*, elemwise_* and the
 // broadcast_to/like/axis family, with gradients built from other registered operators.
+#include "operator/nn/onednn/onednn_layout.h"
 #include "operator/tensor/broadcast_kernel.h"
 #include "operator/tensor/elemwise_functors.h"
 #include "operator/tensor/sparse_ops.h"
@@ -126,6 +127,9 @@ nnvm::Op& RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broad
                                 [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {1, 0}}; });
   FCompute fcompute = BinaryBroadcastCompute<Op>;
   reg.set_attr<FCompute>("FCompute<cpu>", fcompute);
+  if (!broadcast) {
+    reg.set_attr<onednn::FBlockedLayout>("FBlockedLayout", onednn::ElementwiseLayoutGroups);
+  }
   if (!broadcast && kIsSub) SetSparseElemwiseAttrs(reg, SparseBinaryKind::kSub);
   if (!broadcast && std::is_same<Op, struct mshadow_op::plus>::value) {
     SetSparseElemwiseAttrs(reg, SparseBinaryKind::kAdd);

@@ -4,6 +4,7 @@
 #include <string>
 #include <type_traits>
 
+#include "operator/nn/onednn/onednn_layout.h"
 #include "operator/tensor/elemwise_unary_kernel.h"
 #include "operator/tensor/sparse_ops.h"
 #include "operator/inplace_identity.h"
@@ -243,6 +244,7 @@ const bool reg_misc_ops_ [[maybe_unused]] = [] {
       .set_attr<FInferType>("FInferType", ElemwiseType)
       .set_attr<FInplaceOption>("FInplaceOption", InplaceFirst)
       .set_attr<FCompute>("FCompute<cpu>", AddNCompute)
+      .set_attr<onednn::FBlockedLayout>("FBlockedLayout", onednn::ElementwiseLayoutGroups)
       .set_attr<FGradient>("FGradient", AddNGrad)
       .add_alias("ElementWiseSum")
       .add_alias("_sparse_ElementWiseSum")

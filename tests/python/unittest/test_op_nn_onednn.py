@@ -303,16 +303,22 @@ mx.nd.waitall()
 '''
 
 
-@pytest.mark.parametrize("enabled", ["1", "0"])
-def test_onednn_enabled_zero_runs_no_onednn_primitive(enabled):
-    env = dict(os.environ, DNNL_VERBOSE="1", MXNET_ONEDNN_ENABLED=enabled)
+def verbose_run(script, **env_vars):
+    """The primitives oneDNN's verbose log lists as run by script, in a child with env_vars
+    set: one list of fields per primitive."""
+    env = dict(os.environ, DNNL_VERBOSE="1", **env_vars)
     env["PYTHONPATH"] = os.pathsep.join(p for p in [os.path.dirname(mx.__path__[0]),
                                                     env.get("PYTHONPATH", "")] if p)
-    out = subprocess.run([sys.executable, "-c", SWITCH_SCRIPT], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    executed = {line.split(",")[3] for line in out.stdout.splitlines()
-                if line.startswith("onednn_verbose,exec")}
+    return [line.split(",") for line in out.stdout.splitlines()
+            if line.startswith("onednn_verbose,exec")]
+
+
+@pytest.mark.parametrize("enabled", ["1", "0"])
+def test_onednn_enabled_zero_runs_no_onednn_primitive(enabled):
+    executed = {fields[3] for fields in verbose_run(SWITCH_SCRIPT, MXNET_ONEDNN_ENABLED=enabled)}
     if enabled == "1":
         assert {"eltwise", "softmax_v2", "batch_normalization"} <= executed, executed
     else:
@@ -463,3 +469,32 @@ def test_batchnorm_training_matches_pytorch(name, enabled):
     # torch's momentum 0.1 is MXNet's 0.9 (torch's running_var is unbiased, MXNet's is not)
     np.testing.assert_allclose(mm.asnumpy(), TORCH[name + "/running_mean"], rtol=1e-5,
                                atol=1e-6)
+
+
+# ------------------------------------------------------------------- blocked layout in graphs
+REORDER_SCRIPT = r'''
+import mxnet as mx
+net = mx.gluon.nn.HybridSequential()
+net.add(mx.gluon.nn.Conv2D(16, 3, padding=1), mx.gluon.nn.Conv2D(16, 3, padding=1),
+        mx.gluon.nn.MaxPool2D(2), mx.gluon.nn.Conv2D(32, 1))
+net.initialize()
+net.hybridize(static_alloc=True, static_shape=True)
+x = mx.nd.ones((7, 16, 8, 8))
+net(x).wait_to_read()
+net(x).wait_to_read()
+'''
+
+
+def activation_reorders(flag):
+    """How many reorders of batch-7 values (activations, not weights) one run of a hybridized
+    conv, conv, pool, conv chain makes (the script runs it twice)."""
+    runs = verbose_run(REORDER_SCRIPT, MXNET_ONEDNN_BLOCKED_LAYOUT=flag)
+    return len([f for f in runs if f[3] == "reorder" and f[-2].startswith("7x")]) / 2
+
+
+def test_blocked_layout_leaves_the_reorders_of_the_graph_input_and_output():
+    blocked = activation_reorders("1")
+    plain = activation_reorders("0")
+    if mx.runtime.Features().is_enabled("ONEDNN"):
+        assert blocked == 2, blocked                 # the input in, the output back to NCHW
+        assert plain >= 6, plain                     # in and out of every convolution

@@ -40,6 +40,8 @@ dnnl::stream& ThreadStream();
 
 /*! \brief A dense row-major float32 descriptor of dims. */
 dnnl::memory::desc PlainF32(const dnnl::memory::dims& dims);
+/*! \brief The float32 blocked layout of onednn_layout.h (nChw{BlockSize()}c) for 4-D dims. */
+dnnl::memory::desc BlockedF32(const dnnl::memory::dims& dims);
 /*! \brief A float32 memory over the caller's data. */
 dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data);
 /*! \brief Run prim on this thread's stream and wait for it. */

@@ -27,11 +27,16 @@ using onednn::Reorder;
 using Tag = memory::format_tag;
 using Dims = memory::dims;
 
-// oneDNN derives the output size from the right padding; MXNet floors it away, which can make
-// that padding negative (stride > 1 and no pad). Those calls take the plain kernel.
+// oneDNN derives the output size from the right padding as (in + pad_l + pad_r - span) /
+// stride + 1, rounded down. MXNet floors away the input's last rows instead when the stride
+// does not divide it (a 1x1 stride-2 convolution on 56 rows: 28 out, the last row unread),
+// where the exact padding would be negative; 0 then gives the same output size (checked in
+// ConvUsesOneDNN) and the same windows, as none reaches past the rows read.
+memory::dim Span(const ConvGeometry& g, int i) { return g.dilate[i] * (g.kernel[i] - 1) + 1; }
+
 memory::dim RightPad(const ConvGeometry& g, int i) {
-  const index_t span = g.dilate[i] * (g.kernel[i] - 1) + 1;
-  return (g.out[i] - 1) * g.stride[i] + span - g.in[i] - g.pad[i];
+  const memory::dim exact = (g.out[i] - 1) * g.stride[i] + Span(g, i) - g.in[i] - g.pad[i];
+  return exact < 0 ? 0 : exact;
 }
 
 Dims Spatial(const ConvGeometry& g, const index_t* v, index_t minus = 0) {
@@ -65,7 +70,8 @@ struct Descs {
   Dims strides, dilates, pad_l, pad_r;
 };
 
-Descs MakeDescs(const ConvGeometry& g) {
+// src_blocked / dst_blocked: the caller holds data / output blocked (onednn_layout.h).
+Descs MakeDescs(const ConvGeometry& g, bool src_blocked = false, bool dst_blocked = false) {
   const auto f32 = memory::data_type::f32;
   Descs d;
   const Dims kernel = Spatial(g, g.kernel);
@@ -75,6 +81,8 @@ Descs MakeDescs(const ConvGeometry& g) {
   d.weights = memory::desc(Cat(wdims, kernel), f32, WeightTag(g));
   d.bias = memory::desc({g.filters}, f32, Tag::x);
   d.dst = memory::desc(Cat({g.batch, g.filters}, Spatial(g, g.out)), f32, ActivationTag(g));
+  if (src_blocked) d.src = onednn::BlockedF32(d.src.dims());
+  if (dst_blocked) d.dst = onednn::BlockedF32(d.dst.dims());
   d.strides = Spatial(g, g.stride);
   d.dilates = Spatial(g, g.dilate, 1);
   d.pad_l = Spatial(g, g.pad);
@@ -187,19 +195,22 @@ onednn::PrimitiveCache<BackwardEntry>& BackwardCache() {
 bool ConvUsesOneDNN(const ConvGeometry& g, int dtype) {
   if (dtype != kFloat32 || !onednn::Enabled()) return false;
   for (int i = conv::kMaxSpatial - g.nspatial; i < conv::kMaxSpatial; ++i) {
-    if (RightPad(g, i) < 0) return false;
+    const memory::dim padded = g.in[i] + g.pad[i] + RightPad(g, i) - Span(g, i);
+    if (padded < 0 || padded / g.stride[i] + 1 != g.out[i]) return false;
   }
   return true;
 }
 
 void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& data,
                        const TBlob& weight, const TBlob* bias, const TBlob& out, OpReqType req,
-                       const onednn::PostOps* post, uint64_t weight_stamp) {
+                       const onednn::PostOps* post, uint64_t weight_stamp,
+                       onednn::BlockedActs acts) {
   if (req == kNullOp) return;
-  const std::string key = Key(g, "fwd") + (post != nullptr ? post->Key() : std::string());
+  const std::string key =
+      Key(g, "fwd") + (post != nullptr ? post->Key() : std::string()) + onednn::ActsKey(acts);
   ForwardEntry& e = ForwardCache().Get(key, [&] {
     ForwardEntry f;
-    f.d = MakeDescs(g);
+    f.d = MakeDescs(g, acts.src, acts.dst);
     f.pd = ForwardPd(g, f.d, dnnl::prop_kind::forward_training, post);
     f.prim = dnnl::convolution_forward(f.pd);
     f.src = Reorder(f.d.src, f.pd.src_desc());
@@ -221,10 +232,11 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
 }
 
 void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
-                        const TBlob& data, const TBlob& weight, const ConvGrads& grads) {
-  BackwardEntry& e = BackwardCache().Get(Key(g, "bwd"), [&] {
+                        const TBlob& data, const TBlob& weight, const ConvGrads& grads,
+                        onednn::BlockedActs acts) {
+  BackwardEntry& e = BackwardCache().Get(Key(g, "bwd") + onednn::ActsKey(acts), [&] {
     BackwardEntry b;
-    b.d = MakeDescs(g);
+    b.d = MakeDescs(g, acts.src, acts.diff_dst);
     const auto hint = ForwardPd(g, b.d, dnnl::prop_kind::forward_training);
     const auto alg = dnnl::algorithm::convolution_direct;
     const Descs& d = b.d;
@@ -252,7 +264,8 @@ void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob
     b.weights_prim = dnnl::convolution_backward_weights(b.weights_pd);
     b.ddst_data = Reorder(d.dst, b.data_pd.diff_dst_desc());
     b.weights_data = Reorder(d.weights, b.data_pd.weights_desc());
-    b.dsrc = Reorder(b.data_pd.diff_src_desc(), d.src);
+    b.dsrc = Reorder(b.data_pd.diff_src_desc(),
+                     acts.diff_src ? onednn::BlockedF32(d.src.dims()) : MakeDescs(g).src);
     b.src_weights = Reorder(d.src, b.weights_pd.src_desc());
     b.ddst_weights = Reorder(d.dst, b.weights_pd.diff_dst_desc());
     b.dweights = Reorder(b.weights_pd.diff_weights_desc(), d.weights);
@@ -294,12 +307,13 @@ void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob
 bool ConvUsesOneDNN(const ConvGeometry&, int) { return false; }
 
 void ConvForwardOneDNN(const ConvGeometry&, const OpContext&, const TBlob&, const TBlob&,
-                       const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*, uint64_t) {
+                       const TBlob*, const TBlob&, OpReqType, const onednn::PostOps*, uint64_t,
+                       onednn::BlockedActs) {
   LOG(FATAL) << "Convolution: this build has no oneDNN";
 }
 
 void ConvBackwardOneDNN(const ConvGeometry&, const OpContext&, const TBlob&, const TBlob&,
-                        const TBlob&, const ConvGrads&) {
+                        const TBlob&, const ConvGrads&, onednn::BlockedActs) {
   LOG(FATAL) << "Convolution: this build has no oneDNN";
 }
 

@@ -38,7 +38,7 @@ struct Descs {
   dnnl::algorithm alg;
 };
 
-Descs MakeDescs(const PoolingParam& p, const PoolGeometry& g) {
+Descs MakeDescs(const PoolingParam& p, const PoolGeometry& g, onednn::BlockedActs acts = {}) {
   static const Tag first[] = {Tag::ncw, Tag::nchw, Tag::ncdhw};
   static const Tag last[] = {Tag::nwc, Tag::nhwc, Tag::ndhwc};
   const Tag tag = (g.channel_last ? last : first)[g.nspatial - 1];
@@ -54,6 +54,8 @@ Descs MakeDescs(const PoolingParam& p, const PoolGeometry& g) {
   }
   d.src = memory::desc(src, memory::data_type::f32, tag);
   d.dst = memory::desc(dst, memory::data_type::f32, tag);
+  if (acts.src) d.src = onednn::BlockedF32(src);
+  if (acts.dst) d.dst = onednn::BlockedF32(dst);
   d.alg = Algorithm(p);
   return d;
 }
@@ -127,11 +129,12 @@ bool PoolUsesOneDNN(const PoolingParam& p, const PoolGeometry& g, int dtype) {
 }
 
 void PoolForwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpContext& ctx,
-                       const TBlob& data, const TBlob& out, OpReqType req) {
+                       const TBlob& data, const TBlob& out, OpReqType req,
+                       onednn::BlockedActs acts) {
   if (req == kNullOp) return;
   thread_local onednn::PrimitiveCache<ForwardEntry> cache;
-  ForwardEntry& e = cache.Get(Key(p, g, "fwd"), [&] {
-    const Descs d = MakeDescs(p, g);
+  ForwardEntry& e = cache.Get(Key(p, g, "fwd") + onednn::ActsKey(acts), [&] {
+    const Descs d = MakeDescs(p, g, acts);
     auto pd = ForwardPd(d, dnnl::prop_kind::forward_inference);
     return ForwardEntry{d, pd, dnnl::pooling_forward(pd), Reorder(d.src, pd.src_desc()),
                         Reorder(pd.dst_desc(), d.dst)};
@@ -145,12 +148,15 @@ void PoolForwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpCon
 
 void PoolBackwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpContext& ctx,
                         const TBlob& out_grad, const TBlob& data, const TBlob& data_grad,
-                        OpReqType req) {
+                        OpReqType req, onednn::BlockedActs acts) {
   if (req == kNullOp) return;
   thread_local onednn::PrimitiveCache<BackwardEntry> cache;
-  BackwardEntry& e = cache.Get(Key(p, g, "bwd"), [&] {
+  BackwardEntry& e = cache.Get(Key(p, g, "bwd") + onednn::ActsKey(acts), [&] {
     BackwardEntry b;
-    b.d = MakeDescs(p, g);
+    onednn::BlockedActs fwd;  // the layouts of data and of the output gradient
+    fwd.src = acts.src;
+    fwd.dst = acts.diff_dst;
+    b.d = MakeDescs(p, g, fwd);
     b.fwd_pd = ForwardPd(b.d, dnnl::prop_kind::forward_training);
     b.fwd = dnnl::pooling_forward(b.fwd_pd);
     const Descs& d = b.d;
@@ -168,7 +174,9 @@ void PoolBackwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpCo
     b.prim = dnnl::pooling_backward(b.pd);
     b.src = Reorder(d.src, b.fwd_pd.src_desc());
     b.ddst = Reorder(d.dst, b.pd.diff_dst_desc());
-    b.dsrc = Reorder(b.pd.diff_src_desc(), d.src);
+    onednn::BlockedActs grad;
+    grad.src = acts.diff_src;
+    b.dsrc = Reorder(b.pd.diff_src_desc(), MakeDescs(p, g, grad).src);
     b.workspace = b.fwd_pd.workspace_desc().get_size() > 0;
     return b;
   });
@@ -200,12 +208,13 @@ void PoolBackwardOneDNN(const PoolingParam& p, const PoolGeometry& g, const OpCo
 bool PoolUsesOneDNN(const PoolingParam&, const PoolGeometry&, int) { return false; }
 
 void PoolForwardOneDNN(const PoolingParam&, const PoolGeometry&, const OpContext&, const TBlob&,
-                       const TBlob&, OpReqType) {
+                       const TBlob&, OpReqType, onednn::BlockedActs) {
   LOG(FATAL) << "Pooling: this build has no oneDNN";
 }
 
 void PoolBackwardOneDNN(const PoolingParam&, const PoolGeometry&, const OpContext&,
-                        const TBlob&, const TBlob&, const TBlob&, OpReqType) {
+                        const TBlob&, const TBlob&, const TBlob&, OpReqType,
+                        onednn::BlockedActs) {
   LOG(FATAL) << "Pooling: this build has no oneDNN";
 }
 

@@ -267,8 +267,10 @@ void RunFused(const NodeAttrs& attrs, const std::vector<TBlob>& in, OpReqType re
   post.RunPlain(dst, operand.data(), n);
 }
 
-void FusedConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+// acts: whether the data and the output (with the sum operand) are held blocked.
+void FusedConvCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
+                      onednn::BlockedActs acts) {
   const FusedState& st = State(attrs);
   const TBlob& data = in[st.base_input(0)];
   ConvGeometry g = MakeConvGeometry(st.base, data.shape_);
@@ -287,11 +289,36 @@ void FusedConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::v
   RunFused(attrs, in, req[0], out[0], onednn, [&](const onednn::PostOps* post) {
     if (onednn) {
       ConvForwardOneDNN(g, ctx, data, weight, bias, out[0], kWriteTo, post,
-                        folded ? folded->stamp : 0);
+                        folded ? folded->stamp : 0, acts);
     } else {
       ConvForwardPlain(g, ctx, data, weight, bias, out[0], kWriteTo);
     }
   });
+}
+
+void FusedConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const FusedState& st = State(attrs);
+  const uint32_t data = st.base_input(0);
+  if (onednn::AnyBlocked(attrs, in, out) &&
+      !ConvUsesOneDNN(MakeConvGeometry(st.base, in[data].shape_), kFloat32)) {
+    onednn::OnPlainCopies(attrs, in, req, out, [&](const auto& pin, const auto& preq,
+                                                   const auto& pout) {
+      FusedConvCompute(attrs, ctx, pin, preq, pout, {});
+    });
+    return;
+  }
+  FusedConvCompute(attrs, ctx, in, req, out,
+                   {onednn::BlockedIn(attrs, in, data), onednn::BlockedOut(attrs, out, 0)});
+}
+
+// A 2-D convolution's data, and its output with the sum operand added into it.
+std::vector<onednn::LayoutGroup> FusedConvLayoutGroups(const NodeAttrs& attrs) {
+  const FusedState& st = State(attrs);
+  if (Param<ConvolutionParam>(st.base).kernel.ndim() != 2) return {};
+  onednn::LayoutGroup out{{}, {0}};
+  if (st.fuse.with_sum) out.inputs.push_back(st.sum_input());
+  return {{{st.base_input(0)}, {}}, out};
 }
 
 void FusedFCForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
@@ -332,7 +359,8 @@ NNVM_REGISTER_OP(_sg_onednn_conv)
     .set_attr<FInferShape>("FInferShape", FusedShape)
     .set_attr<FInferType>("FInferType", FusedType)
     .set_attr<FResourceRequest>("FResourceRequest", TempSpaceRequest)
-    .set_attr<FCompute>("FCompute<cpu>", FusedConvForward);
+    .set_attr<FCompute>("FCompute<cpu>", FusedConvForward)
+    .set_attr<onednn::FBlockedLayout>("FBlockedLayout", FusedConvLayoutGroups);
 
 NNVM_REGISTER_OP(_sg_onednn_fully_connected)
     .add_alias("_sg_mkldnn_fully_connected")
