@@ -219,10 +219,14 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
     if (post != nullptr && post->has_sum()) f.sum_operand = Reorder(f.d.dst, f.pd.dst_desc());
     return f;
   });
-  Arena arena(ctx, InBytes(e.src) + OutBytes(e.dst, req));
+  // Training changes the weights at every step, so a kept blocked copy would be redone at
+  // every call anyway: then they go through temp space, and no copy of them is kept.
+  const bool keep_weights = !ctx.is_train;
+  Arena arena(ctx, InBytes(e.src) + OutBytes(e.dst, req) + (keep_weights ? 0 : InBytes(e.weights)));
   std::unordered_map<int, memory> args;
   args[DNNL_ARG_SRC] = In(e.src, data.dptr_, &arena);
-  args[DNNL_ARG_WEIGHTS] = CachedWeights(e, weight, weight_stamp);
+  args[DNNL_ARG_WEIGHTS] =
+      keep_weights ? CachedWeights(e, weight, weight_stamp) : In(e.weights, weight.dptr_, &arena);
   if (bias != nullptr) args[DNNL_ARG_BIAS] = memory(e.d.bias, onednn::CpuEngine(), bias->dptr_);
   OutBuf dst = MakeOut(e.dst, out.dptr<float>(), req, out.Size(), &arena);
   args[DNNL_ARG_DST] = dst.inner;
