@@ -193,7 +193,15 @@ const std::vector<VarInfo>& AllVars() {
        "When 1, a bound executor's memory plan lets an operator that declares it can (ReLU, "
        "sigmoid, elementwise arithmetic, ...) write its output over an input that nothing "
        "reads afterwards, so the two share one block. 0 gives every output its own block "
-       "(reused only after its last reader)."},
+       "(reused only after its last reader). In hybridized blocks (CachedOp) an output equal "
+       "to its input (elemwise_add's gradient, identity) is the input's array itself when 1, "
+       "a copy when 0."},
+      {"MXNET_FUSE_BN_RELU", "bool", "1", "",
+       "Hybridized blocks (CachedOp): a BatchNorm whose output only a ReLU (Activation "
+       "relu, or relu) reads runs with it as one _contrib_BatchNormWithReLU node, whose "
+       "kernels apply the ReLU in the normalization's own pass and its gradient in the "
+       "normalization's backward, with the same results as the two ops. 0 turns it off. "
+       "Read when a graph is made (hybridize's first call)."},
       {"NNVM_EXEC_MATCH_RANGE", "int", "16", "",
        "Memory planning of a bound executor: a value may take a free block at most this many "
        "times its size, or a free block down to 1/this of its size which is then grown; 1 "

@@ -3,6 +3,7 @@
 #include "imperative/cached_op.h"
 #include "imperative/blocked_layout_pass.h"
 #include "imperative/bulk_exec.h"
+#include "imperative/fuse_bn_relu_pass.h"
 
 #include <algorithm>
 #include <optional>
@@ -54,7 +55,9 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
                    std::vector<std::pair<std::string, std::string>> flags)
     : sym_(sym), flags_(std::move(flags)) {
   CHECK(!sym_.outputs.empty()) << "CachedOp: the symbol has no outputs";
-  nnvm::IndexedGraph fwd(sym_.outputs);
+  // The graph run: sym_, or a copy with fused nodes (same variables, in the same order).
+  const nnvm::Symbol run = imperative::FuseBatchNormReLU(sym_);
+  nnvm::IndexedGraph fwd(run.outputs);
   num_forward_nodes_ = static_cast<uint32_t>(fwd.num_nodes());
   int64_t inline_limit = 2;
   bool static_alloc = false;
@@ -69,7 +72,7 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   }
   inlining_ = !static_alloc && static_cast<int64_t>(fwd.num_nodes() - fwd.input_nodes().size()) <=
                                    inline_limit;
-  heads_ = sym_.outputs;
+  heads_ = run.outputs;
   std::vector<nnvm::NodeEntry> xs, head_grads;
   for (uint32_t nid : fwd.input_nodes()) xs.emplace_back(fwd.node_ptr(nid), 0, 0);
   for (size_t i = 0; i < sym_.outputs.size(); ++i) {
@@ -78,8 +81,8 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   // The gradient graph, unless some op on the way cannot be differentiated: then the op
   // still runs forward, and backward raises that error.
   try {
-    std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(sym_.outputs, xs, head_grads);
-    nnvm::MirrorBackward(sym_.outputs, &grads);  // MXNET_BACKWARD_DO_MIRROR
+    std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(run.outputs, xs, head_grads);
+    nnvm::MirrorBackward(run.outputs, &grads);  // MXNET_BACKWARD_DO_MIRROR
     heads_.insert(heads_.end(), grads.begin(), grads.end());
     has_backward_ = true;
   } catch (const dmlc::Error& e) {
@@ -94,7 +97,7 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
     input_entries_.push_back(idx.entry_id(idx.node_id(fwd[nid].source), 0));
     if (mutated.count(nid)) mutable_inputs_.push_back(static_cast<uint32_t>(i));
   }
-  for (const nnvm::NodeEntry& o : sym_.outputs) output_entries_.push_back(idx.entry_id(o));
+  for (const nnvm::NodeEntry& o : run.outputs) output_entries_.push_back(idx.entry_id(o));
   const size_t n_entries = idx.num_node_entries();
   std::vector<bool> read_fwd(n_entries, false), read_bwd(n_entries, false);
   for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
@@ -151,6 +154,7 @@ CachedOp::CachedOp(const nnvm::Symbol& sym,
   for (uint32_t e : grad_entries_) {
     grad_direct_.push_back(computed_in_backward[e] && grad_uses[e] == 1 && reads_bwd_[e] == 0);
   }
+  FindIdentities(idx, is_output);
   attrs_.resize(idx.num_nodes());
   unused_infer_.resize(idx.num_nodes());
   unused_train_.resize(idx.num_nodes());
@@ -201,6 +205,7 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
   if (unused != nullptr) no_record.emplace();
   std::vector<NDArray> ins, outs;
   std::vector<NDArray*> in_ptrs;
+  std::vector<bool> shared, unused_left;
   std::vector<uint32_t> reads_left = begin < num_forward_nodes_ ? reads_fwd_ : reads_bwd_;
   // The ops go to the engine in bulks (MXNET_EXEC_BULK_EXEC_*, bulk_exec.h).
   imperative::BulkScope bulk(imperative::CachedOpBulkSize(
@@ -224,17 +229,38 @@ void CachedOp::Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
       ins.push_back(a);
     }
     for (NDArray& a : ins) in_ptrs.push_back(&a);
-    outs.clear();
     const uint32_t n_out = inode.source->num_outputs();
-    for (uint32_t i = 0; i < n_out; ++i) {
-      if (!(*entries)[idx.entry_id(nid, i)].is_none()) {
-        for (uint32_t j = 0; j < n_out; ++j) outs.push_back((*entries)[idx.entry_id(nid, j)]);
-        break;
+    const std::vector<bool>* node_unused = unused != nullptr ? &(*unused)[nid] : nullptr;
+    // Identity outputs take their input's array (cached_op_identity.cc); the op runs for the
+    // other outputs, if any is read.
+    shared.clear();
+    bool all_shared = false;
+    if (node_unused != nullptr && !identity_[nid].empty()) {
+      all_shared = ShareIdentities(nid, *node_unused, entries, &shared);
+      if (std::find(shared.begin(), shared.end(), true) == shared.end()) {
+        shared.clear();
+      } else {
+        unused_left = *node_unused;
+        for (uint32_t i = 0; i < n_out; ++i) unused_left[i] = unused_left[i] || shared[i];
+        node_unused = &unused_left;
       }
     }
-    Imperative::Get()->Invoke(ctx, run_attrs[nid], in_ptrs, &outs,
-                              unused != nullptr ? &(*unused)[nid] : nullptr);
-    for (uint32_t i = 0; i < outs.size(); ++i) (*entries)[idx.entry_id(nid, i)] = outs[i];
+    auto is_shared = [&](uint32_t i) { return !shared.empty() && shared[i]; };
+    if (!all_shared) {
+      outs.clear();
+      for (uint32_t i = 0; i < n_out; ++i) {
+        if (!is_shared(i) && !(*entries)[idx.entry_id(nid, i)].is_none()) {
+          for (uint32_t j = 0; j < n_out; ++j) {
+            outs.push_back(is_shared(j) ? NDArray() : (*entries)[idx.entry_id(nid, j)]);
+          }
+          break;
+        }
+      }
+      Imperative::Get()->Invoke(ctx, run_attrs[nid], in_ptrs, &outs, node_unused);
+      for (uint32_t i = 0; i < outs.size(); ++i) {
+        if (!is_shared(i)) (*entries)[idx.entry_id(nid, i)] = outs[i];
+      }
+    }
     ins.clear();
     for (const auto& in : inode.inputs) {
       uint32_t e = idx.entry_id(in);

@@ -68,6 +68,13 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   void Run(uint32_t begin, uint32_t end, std::vector<NDArray>* entries,
            const std::vector<std::vector<bool>>* unused, const std::vector<bool>& keep,
            const std::vector<std::shared_ptr<const nnvm::NodeAttrs>>* node_attrs = nullptr) const;
+  // Fills identity_ (cached_op_identity.cc).
+  void FindIdentities(const nnvm::IndexedGraph& idx, const std::vector<bool>& is_output);
+  // Outputs of node nid that are their input (FInplaceIdentity pairs in identity_) take the
+  // input's array instead of a copy, where shapes, dtypes and storage allow: sets them in
+  // entries and their flags in shared. Returns whether every output read was shared.
+  bool ShareIdentities(uint32_t nid, const std::vector<bool>& unused,
+                       std::vector<NDArray>* entries, std::vector<bool>* shared) const;
   // The per-node unused outputs of the backward range when unused_grads are not wanted
   // (cached for the last pattern asked).
   std::shared_ptr<const std::vector<std::vector<bool>>> UnusedInBackward(
@@ -108,6 +115,9 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   mutable std::mutex plan_mu_;
   mutable std::vector<bool> plan_key_;
   mutable std::shared_ptr<const std::vector<std::vector<bool>>> plan_;
+  // Per node: (input, output) pairs whose output may be the input's array itself; never an
+  // output the caller sees (outputs, input gradients) nor one taking a graph input.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> identity_;
   std::vector<bool> grad_direct_;  // per input: its gradient node may write the caller's array
 };
 

@@ -94,17 +94,45 @@ MXNET_AVX2_CLONES void RunMoments(const DType* x, index_t n, const double* shift
   }
 }
 
-/*! \brief Adds sum(g) to sum_g[j] and sum(g * (x - mean)) to sum_gx[j], per channel j. */
-template <int kStep, typename DType>
-MXNET_AVX2_CLONES void RunGradSums(const DType* g, const DType* x, index_t n, const double* mean,
-                                   double* sum_g, double* sum_gx) {
+/*! \brief The ReLU variant's fused step: relu(y) (NaN gives 0). */
+template <typename DType, typename Acc>
+inline DType Relu(DType y) {
+  return static_cast<Acc>(y) > Acc(0) ? y : DType(0);
+}
+
+/*! \brief The gradient reaching the normalization: og, or with kRelu og where the forward's
+ *  output x * a + b (recomputed as the forward computed it) was positive, else 0. */
+template <bool kRelu, typename DType, typename Acc>
+inline DType MaskedGrad(DType og, DType x, Acc a, Acc b) {
+  if (!kRelu) return og;
+  const DType y = static_cast<DType>(static_cast<Acc>(x) * a + b);
+  return static_cast<Acc>(y) > Acc(0) ? og : DType(0);
+}
+
+/*! \brief Adds sum(g) to sum_g[j] and sum(g * (x - mean)) to sum_gx[j], per channel j, where g
+ *  is og masked by the forward's ReLU (kRelu: a, b are the forward's affine per channel). */
+template <int kStep, bool kRelu, typename DType, typename Acc>
+MXNET_AVX2_CLONES void RunGradSums(const DType* og, const DType* x, index_t n, const double* mean,
+                                   const Acc* a, const Acc* b, double* sum_g, double* sum_gx) {
   double ag[kStep][kLanes] = {}, agx[kStep][kLanes] = {};
+  DType masked[kRelu ? kLanes * kStep : 1];  // this block's og masked (a loop of its own
+                                             // vectorizes, unlike the select inside the sums)
   index_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
+    const DType* g = og + i * kStep;
+    if (kRelu) {
+      for (int l = 0; l < kLanes; ++l) {
+        for (int j = 0; j < kStep; ++j) {
+          const index_t k = (i + l) * kStep + j;
+          masked[l * kStep + j] = MaskedGrad<kRelu>(og[k], x[k], a[j], b[j]);
+        }
+      }
+      g = masked;
+    }
     for (int l = 0; l < kLanes; ++l) {
       for (int j = 0; j < kStep; ++j) {
         const index_t k = (i + l) * kStep + j;
-        const double gv = static_cast<double>(g[k]);
+        const double gv = static_cast<double>(g[l * kStep + j]);
         ag[j][l] += gv;
         agx[j][l] += gv * (static_cast<double>(x[k]) - mean[j]);
       }
@@ -113,7 +141,7 @@ MXNET_AVX2_CLONES void RunGradSums(const DType* g, const DType* x, index_t n, co
   for (; i < n; ++i) {
     for (int j = 0; j < kStep; ++j) {
       const index_t k = i * kStep + j;
-      const double gv = static_cast<double>(g[k]);
+      const double gv = static_cast<double>(MaskedGrad<kRelu>(og[k], x[k], a[j], b[j]));
       ag[j][0] += gv;
       agx[j][0] += gv * (static_cast<double>(x[k]) - mean[j]);
     }
@@ -126,11 +154,19 @@ MXNET_AVX2_CLONES void RunGradSums(const DType* g, const DType* x, index_t n, co
   }
 }
 
-/*! \brief y = x * a[j] + b[j] (Acc arithmetic) per channel j, honouring req. */
-template <int kStep, typename DType, typename Acc>
+/*! \brief y = x * a[j] + b[j] (Acc arithmetic) per channel j, honouring req; with kRelu
+ *  y = relu(that) (kWriteTo only). */
+template <int kStep, bool kRelu, typename DType, typename Acc>
 MXNET_AVX2_CLONES void RunAffine(const DType* x, DType* y, index_t n, const Acc* a, const Acc* b,
                                  OpReqType req) {
-  if (req == kAddTo) {
+  if (kRelu) {
+    for (index_t i = 0; i < n; ++i) {
+      for (int j = 0; j < kStep; ++j) {
+        const index_t k = i * kStep + j;
+        y[k] = Relu<DType, Acc>(static_cast<DType>(static_cast<Acc>(x[k]) * a[j] + b[j]));
+      }
+    }
+  } else if (req == kAddTo) {
     for (index_t i = 0; i < n; ++i) {
       for (int j = 0; j < kStep; ++j) {
         const index_t k = i * kStep + j;
@@ -149,22 +185,33 @@ MXNET_AVX2_CLONES void RunAffine(const DType* x, DType* y, index_t n, const Acc*
 
 /*! \brief The data gradient of a batch-statistics BatchNorm over one run, per channel j:
  *  dx = a * (og - mean_og - (x - m) * s * mean_og_xhat), honouring req. */
-template <int kStep, typename DType, typename Acc>
+template <int kStep, bool kRelu, typename DType, typename Acc>
 MXNET_AVX2_CLONES void RunBatchGrad(const DType* og, const DType* x, DType* dx, index_t n,
                                     const Acc* a, const Acc* mean_og, const Acc* m,
-                                    const Acc* s, const Acc* mean_og_xhat, OpReqType req) {
+                                    const Acc* s, const Acc* mean_og_xhat, const Acc* fa,
+                                    const Acc* fb, OpReqType req) {
   for (index_t i = 0; i < n; ++i) {
     for (int j = 0; j < kStep; ++j) {
       const index_t k = i * kStep + j;
       const Acc xhat = (static_cast<Acc>(x[k]) - m[j]) * s[j];
-      const Acc v = a[j] * (static_cast<Acc>(og[k]) - mean_og[j] - xhat * mean_og_xhat[j]);
+      const Acc g = static_cast<Acc>(MaskedGrad<kRelu>(og[k], x[k], fa[j], fb[j]));
+      const Acc v = a[j] * (g - mean_og[j] - xhat * mean_og_xhat[j]);
       if (req == kAddTo) dx[k] = static_cast<DType>(static_cast<Acc>(dx[k]) + v);
       else dx[k] = static_cast<DType>(v);
     }
   }
 }
 
-template <int kStep, typename DType, typename PType>
+/*! \brief The per-channel affine of the forward, y = x * a + b. */
+template <typename PType, typename Acc>
+void ChannelAffine(const BatchNormParam& p, double mean, double invstd, PType gamma, PType beta,
+                   Acc* a, Acc* b) {
+  const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma);
+  *a = static_cast<Acc>(invstd * scale);
+  *b = static_cast<Acc>(static_cast<double>(beta) - mean * invstd * scale);
+}
+
+template <int kStep, bool kRelu, typename DType, typename PType>
 void ForwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
                  const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                  const std::vector<TBlob>& out) {
@@ -208,19 +255,23 @@ void ForwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
       if (req[kInvStd] != kNullOp) {
         Assign(out[kInvStd].dptr<PType>() + c, req[kInvStd], PType(invstd));
       }
-      const double scale = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
-      a[j] = static_cast<Acc>(invstd * scale);
-      b[j] = static_cast<Acc>(static_cast<double>(beta[c]) - mean * invstd * scale);
+      ChannelAffine(p, mean, invstd, gamma[c], beta[c], &a[j], &b[j]);
+      if (kRelu && req[kWorkspace] != kNullOp) {  // a, then b: its backward's mask
+        static_assert(!kRelu || std::is_same<Acc, PType>::value, "workspace holds Acc values");
+        PType* ws = out[kWorkspace].dptr<PType>();
+        ws[c] = a[j];
+        ws[d.channels + c] = b[j];
+      }
     }
     if (req[kOut] == kNullOp) return;
     for (index_t o = 0; o < d.outer; ++o) {
       const index_t k = runs.Row(o, c0);
-      RunAffine<kStep>(x + k, y + k, d.inner, a, b, req[kOut]);
+      RunAffine<kStep, kRelu>(x + k, y + k, d.inner, a, b, req[kOut]);
     }
   });
 }
 
-template <int kStep, typename DType, typename PType>
+template <int kStep, bool kRelu, typename DType, typename PType>
 void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d,
                   const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                   const std::vector<TBlob>& out) {
@@ -233,6 +284,7 @@ void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d
   PType* moving_var = in[kBwMovingVar].dptr<PType>();
   const PType* saved_mean = in[kBwMean].dptr<PType>();
   const PType* saved_invstd = in[kBwInvStd].dptr<PType>();
+  const PType* ws = kRelu ? in[kBwWorkspace].dptr<PType>() : nullptr;
   const bool batch_stats = is_train && !p.use_global_stats;
   const double count = static_cast<double>(d.outer * d.inner);
   const ChannelRuns<kStep> runs{d};
@@ -248,9 +300,14 @@ void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d
         invstd[j] = 1.0 / std::sqrt(static_cast<double>(moving_var[c]) + p.eps);
       }
     }
+    Acc fa[kStep] = {}, fb[kStep] = {};  // the forward's affine, for the ReLU's mask
+    for (int j = 0; kRelu && j < kStep; ++j) {
+      fa[j] = ws[c0 + j];
+      fb[j] = ws[d.channels + c0 + j];
+    }
     for (index_t o = 0; o < d.outer; ++o) {
       const index_t k = runs.Row(o, c0);
-      RunGradSums<kStep>(og + k, x + k, d.inner, mean, sum_og, sum_og_xc);
+      RunGradSums<kStep, kRelu>(og + k, x + k, d.inner, mean, fa, fb, sum_og, sum_og_xc);
     }
     Acc a[kStep], mean_og[kStep], mean_og_xhat[kStep], m[kStep], s[kStep], zero[kStep] = {};
     for (int j = 0; j < kStep; ++j) {
@@ -273,10 +330,13 @@ void BackwardImpl(const BatchNormParam& p, bool is_train, const BatchNormDims& d
         const index_t k = runs.Row(o, c0);
         if (batch_stats && count > 0) {
           // d/dx of gamma * (x - mean(x)) / sqrt(var(x) + eps) for the whole channel.
-          RunBatchGrad<kStep>(og + k, x + k, dx + k, d.inner, a, mean_og, m, s, mean_og_xhat,
-                              req[0]);
+          RunBatchGrad<kStep, kRelu>(og + k, x + k, dx + k, d.inner, a, mean_og, m, s,
+                                     mean_og_xhat, fa, fb, req[0]);
+        } else if (kRelu) {  // fixed statistics: the scale of the masked gradient
+          RunBatchGrad<kStep, kRelu>(og + k, x + k, dx + k, d.inner, a, zero, m, s, zero, fa, fb,
+                                     req[0]);
         } else {  // fixed statistics: only the scale remains
-          RunAffine<kStep>(og + k, dx + k, d.inner, a, zero, req[0]);
+          RunAffine<kStep, false>(og + k, dx + k, d.inner, a, zero, req[0]);
         }
       }
     }
@@ -318,24 +378,38 @@ void StepSwitch(int step, Fn fn) {
 
 void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
-                           int step) {
+                           int step, bool relu) {
   const TBlob& data = in[batchnorm::kData];
   const BatchNormDims d(data.shape_, BatchNormAxis("BatchNorm", p, data.shape_));
+  CHECK(!relu || req[batchnorm::kOut] != kAddTo)
+      << "Operator _contrib_BatchNormWithReLU: adding to the output (req 'add') is not supported";
   BatchNormTypeSwitch(data.type_flag_, [&](auto dt, auto pt) {
     StepSwitch(step, [&](auto k) {
-      ForwardImpl<decltype(k)::value, decltype(dt), decltype(pt)>(p, is_train, d, in, req, out);
+      using DType = decltype(dt);
+      using PType = decltype(pt);
+      if (relu) {
+        ForwardImpl<decltype(k)::value, true, DType, PType>(p, is_train, d, in, req, out);
+      } else {
+        ForwardImpl<decltype(k)::value, false, DType, PType>(p, is_train, d, in, req, out);
+      }
     });
   });
 }
 
 void BatchNormBackwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
                             const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
-                            int step) {
+                            int step, bool relu) {
   const TBlob& data = in[batchnorm::kBwData];
   const BatchNormDims d(data.shape_, BatchNormAxis("BatchNorm", p, data.shape_));
   BatchNormTypeSwitch(data.type_flag_, [&](auto dt, auto pt) {
     StepSwitch(step, [&](auto k) {
-      BackwardImpl<decltype(k)::value, decltype(dt), decltype(pt)>(p, is_train, d, in, req, out);
+      using DType = decltype(dt);
+      using PType = decltype(pt);
+      if (relu) {
+        BackwardImpl<decltype(k)::value, true, DType, PType>(p, is_train, d, in, req, out);
+      } else {
+        BackwardImpl<decltype(k)::value, false, DType, PType>(p, is_train, d, in, req, out);
+      }
     });
   });
 }
@@ -346,6 +420,16 @@ void BatchNormFixGamma(const BatchNormParam& p, const TBlob& gamma) {
     PType* g = gamma.dptr<PType>();
     std::fill(g, g + gamma.Size(), PType(1));
   });
+}
+
+std::vector<onednn::LayoutGroup> BatchNormLayoutGroups(const NodeAttrs& attrs) {
+  if (Param<BatchNormParam>(attrs).axis != 1) return {};
+  return {{{batchnorm::kData}, {batchnorm::kOut}}};
+}
+
+std::vector<onednn::LayoutGroup> BatchNormBackwardLayoutGroups(const NodeAttrs& attrs) {
+  if (Param<BatchNormParam>(attrs).axis != 1) return {};
+  return {{{batchnorm::kOutGrad, batchnorm::kBwData}, {0}}};
 }
 
 std::vector<uint32_t> BatchNormWrittenArguments(const NodeAttrs& attrs) {
@@ -406,11 +490,6 @@ void BatchNormCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::v
   BatchNormForwardPlain(Param<BatchNormParam>(attrs), ctx.is_train, in, req, out);
 }
 
-// Channel axis 1: the data and the output held blocked together.
-std::vector<onednn::LayoutGroup> BatchNormLayoutGroups(const NodeAttrs& attrs) {
-  if (Param<BatchNormParam>(attrs).axis != 1) return {};
-  return {{{batchnorm::kData}, {batchnorm::kOut}}};
-}
 
 bool BatchNormBackwardShape(const NodeAttrs& attrs, std::vector<TShape>* in,
                             std::vector<TShape>* out) {
@@ -443,11 +522,6 @@ void BatchNormBackwardCompute(const NodeAttrs& attrs, const OpContext& ctx,
   BatchNormBackwardPlain(Param<BatchNormParam>(attrs), ctx.is_train, in, req, out);
 }
 
-// Channel axis 1: the output gradient, the data and the data gradient held blocked together.
-std::vector<onednn::LayoutGroup> BatchNormBackwardLayoutGroups(const NodeAttrs& attrs) {
-  if (Param<BatchNormParam>(attrs).axis != 1) return {};
-  return {{{batchnorm::kOutGrad, batchnorm::kBwData}, {0}}};
-}
 
 // The gradients of the mean and var outputs are blocked, as MXNet's; the moving statistics
 // are auxiliary states and get none.

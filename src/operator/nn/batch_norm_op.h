@@ -5,6 +5,7 @@
 
 #include <dmlc/optional.h>
 
+#include "operator/nn/onednn/onednn_layout.h"
 #include "operator/operator_common.h"
 
 namespace mxnet {
@@ -49,10 +50,13 @@ struct BatchNormParam : public dmlc::Parameter<BatchNormParam> {
 // Inputs and outputs of BatchNorm and _backward_BatchNorm, by position.
 namespace batchnorm {
 enum Input { kData = 0, kGamma, kBeta, kMovingMean, kMovingVar };
-enum Output { kOut = 0, kMean, kInvStd };
-// _backward_BatchNorm takes (out_grad, data, gamma, moving_mean, moving_var, mean, invstd).
+// _contrib_BatchNormWithReLU has a fourth, hidden output: the forward's per-channel affine
+// y = x * a + b (a for every channel, then b; the parameters' dtype), its backward's mask.
+enum Output { kOut = 0, kMean, kInvStd, kWorkspace };
+// _backward_BatchNorm takes (out_grad, data, gamma, moving_mean, moving_var, mean, invstd);
+// _backward_contrib_BatchNormWithReLU the workspace after them.
 enum BackwardInput { kOutGrad = 0, kBwData, kBwGamma, kBwMovingMean, kBwMovingVar, kBwMean,
-                     kBwInvStd };
+                     kBwInvStd, kBwWorkspace };
 }  // namespace batchnorm
 
 /*! \brief data viewed as (outer, channels, inner) around the channel axis. */
@@ -80,22 +84,30 @@ inline void FoldBatchStats(const BatchNormParam& p, double mean, double invstd, 
  *  does (its backward then reads gamma as 1 too). The ops that call this declare gamma in
  *  FWriteArguments (BatchNormWrittenArguments), so the engine orders the write. */
 void BatchNormFixGamma(const BatchNormParam& p, const TBlob& gamma);
+/*! \brief FBlockedLayout of the batch norms (channel axis 1 only): the data and the output
+ *  held blocked together; backward: the output gradient, the data and the data gradient. */
+std::vector<onednn::LayoutGroup> BatchNormLayoutGroups(const NodeAttrs& attrs);
+std::vector<onednn::LayoutGroup> BatchNormBackwardLayoutGroups(const NodeAttrs& attrs);
 /*! \brief FWriteArguments of the batch norms: {gamma} with fix_gamma, else none. */
 std::vector<uint32_t> BatchNormWrittenArguments(const NodeAttrs& attrs);
 
 /*! \brief Plain CPU forward. outputs: out, the mean used and the inverse std used (batch
  *  statistics when training without use_global_stats, else the moving ones). step: 1 for
  *  data whose channel runs are contiguous, B for (N, C, H, W) held in oneDNN's blocked
- *  nChw{B}c (channel axis 1; the same sums in the same order). */
+ *  nChw{B}c (channel axis 1; the same sums in the same order). relu: out is relu of the
+ *  normalization, in the same pass, and outputs has the workspace (_contrib_BatchNormWithReLU).
+ */
 void BatchNormForwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
-                           int step = 1);
+                           int step = 1, bool relu = false);
 /*! \brief Plain CPU backward (inputs as batchnorm::BackwardInput); outputs data_grad,
  *  gamma_grad, beta_grad. When training without use_global_stats it also folds the batch
- *  statistics into moving_mean and moving_var with momentum. */
+ *  statistics into moving_mean and moving_var with momentum. relu: the ReLU variant's
+ *  backward (inputs up to kBwWorkspace): out_grad is masked where the forward's output,
+ *  recomputed from data and the workspace, was not positive, without a pass of its own. */
 void BatchNormBackwardPlain(const BatchNormParam& p, bool is_train, const std::vector<TBlob>& in,
                             const std::vector<OpReqType>& req, const std::vector<TBlob>& out,
-                            int step = 1);
+                            int step = 1, bool relu = false);
 
 /*! \brief FSetInputVarAttrOnCompose of the batch norms: moving_mean starts at zero and
  *  moving_var at one unless the variable says otherwise (MXNet writes this into the JSON). */

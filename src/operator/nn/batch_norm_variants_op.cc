@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "operator/nn/batch_norm_op.h"
+#include "operator/nn/onednn/onednn_layout.h"
 #include "operator/nn/op_variant.h"
 
 namespace mxnet {
@@ -101,35 +102,26 @@ void VariantForward(const VariantKind& kind, const NodeAttrs& attrs, const OpCon
                     const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                     const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
-  CHECK(!kind.relu || req[batchnorm::kOut] != kAddTo)
-      << "Operator " << attrs.op->name << ": adding to the output (req 'add') is not supported";
   BatchNormFixGamma(p, in[batchnorm::kGamma]);
-  BatchNormForwardPlain(p, ctx.is_train, in, req, out);
+  const int step = onednn::BlockedIn(attrs, in, batchnorm::kData) ? onednn::BlockSize() : 1;
+  BatchNormForwardPlain(p, ctx.is_train, in, req, out, step, kind.relu);
   if (kind.var_output && req[batchnorm::kInvStd] == kWriteTo) {
     InvStdToVar(out[batchnorm::kInvStd], out[batchnorm::kInvStd], p.eps);
   }
-  if (kind.relu && req[batchnorm::kOut] != kNullOp) {
-    const TBlob& y = out[batchnorm::kOut];
-    MXNET_REAL_TYPE_SWITCH(y.type_flag_, DType, {
-      DType* v = y.dptr<DType>();
-      ParallelFor(static_cast<index_t>(y.Size()), [&](index_t i) {
-        if (!(static_cast<float>(v[i]) > 0.0f)) v[i] = DType(0);
-      });
-    });
-  }
 }
 
-/*! \brief Backward inputs: BatchNorm's (batchnorm::BackwardInput), then the forward output for
- *  the ReLU variant. The statistic and the head gradient are rewritten into scratch buffers
- *  as BatchNorm's backward expects them. */
+/*! \brief Backward inputs: BatchNorm's (batchnorm::BackwardInput), then the workspace for the
+ *  ReLU variant, whose kernel recomputes the forward's output from it to mask the head
+ *  gradient. The variance of the others is turned into the inverse std BatchNorm's backward
+ *  expects. */
 void VariantBackward(const VariantKind& kind, const NodeAttrs& attrs, const OpContext& ctx,
                      const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                      const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   // MXNet 1.9.1's legacy BatchNorm_v1 and SyncBatchNorm set gamma to 1 in backward as well.
   if (kind.var_output) BatchNormFixGamma(p, in[batchnorm::kBwGamma]);
-  std::vector<TBlob> bn_in(in.begin(), in.begin() + batchnorm::kBwInvStd + 1);
-  std::vector<uint8_t> invstd_buf, ograd_buf;
+  std::vector<TBlob> bn_in(in);
+  std::vector<uint8_t> invstd_buf;
   if (kind.var_output) {
     const TBlob& var = in[batchnorm::kBwInvStd];
     invstd_buf.resize(var.Size() * DTypeSize(var.type_flag_));
@@ -137,22 +129,29 @@ void VariantBackward(const VariantKind& kind, const NodeAttrs& attrs, const OpCo
     VarToInvStd(var, invstd, p.eps);
     bn_in[batchnorm::kBwInvStd] = invstd;
   }
-  if (kind.relu) {
-    const TBlob& og = in[batchnorm::kOutGrad];
-    const TBlob& y = in.back();
-    ograd_buf.resize(og.Size() * DTypeSize(og.type_flag_));
-    TBlob masked(ograd_buf.data(), og.shape_, og.type_flag_, og.ctx);
-    MXNET_REAL_TYPE_SWITCH(og.type_flag_, DType, {
-      const DType* g = og.dptr<DType>();
-      const DType* v = y.dptr<DType>();
-      DType* m = masked.dptr<DType>();
-      ParallelFor(static_cast<index_t>(og.Size()), [&](index_t i) {
-        m[i] = static_cast<float>(v[i]) > 0.0f ? g[i] : DType(0);
-      });
-    });
-    bn_in[batchnorm::kOutGrad] = masked;
-  }
-  BatchNormBackwardPlain(p, ctx.is_train, bn_in, req, out);
+  const int step = onednn::BlockedIn(attrs, in, batchnorm::kBwData) ? onednn::BlockSize() : 1;
+  BatchNormBackwardPlain(p, ctx.is_train, bn_in, req, out, step, kind.relu);
+}
+
+/*! \brief Shapes of the ReLU variant: BatchNorm's, and the workspace (2 * channels). */
+bool WorkspaceShape(const NodeAttrs& attrs, std::vector<TShape>* in, std::vector<TShape>* out) {
+  static const auto bn = Delegate<FInferShape>("BatchNorm", "FInferShape");
+  std::vector<TShape> bn_out(out->begin(), out->begin() + batchnorm::kWorkspace);
+  if (!bn(attrs, in, &bn_out)) return false;
+  std::copy(bn_out.begin(), bn_out.end(), out->begin());
+  const TShape& channels = bn_out[batchnorm::kMean];
+  AssignShape(attrs, "workspace", &(*out)[batchnorm::kWorkspace], TShape{2 * channels[0]});
+  return true;
+}
+
+/*! \brief dtypes of the ReLU variant: BatchNorm's; the workspace the parameters'. */
+bool WorkspaceType(const NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  static const auto bn = Delegate<FInferType>("BatchNorm", "FInferType");
+  std::vector<int> bn_out(out->begin(), out->begin() + batchnorm::kWorkspace);
+  if (!bn(attrs, in, &bn_out)) return false;
+  std::copy(bn_out.begin(), bn_out.end(), out->begin());
+  AssignType(attrs, "workspace", &(*out)[batchnorm::kWorkspace], bn_out[batchnorm::kMean]);
+  return true;
 }
 
 /*! \brief One variant: its names, documentation and how it differs. */
@@ -174,7 +173,7 @@ void RegisterVariant(const VariantDecl& d) {
     std::vector<NodeEntry> bw_in{og[kOut],        in[kData],    in[kGamma],
                                  in[kMovingMean], in[kMovingVar], Out(n, kMean),
                                  Out(n, kInvStd)};
-    if (kind.relu) bw_in.push_back(Out(n, kOut));
+    if (kind.relu) bw_in.push_back(Out(n, kWorkspace));
     NodeEntry bw = MakeNode(bwd_name.c_str(), GradName(n), bw_in, n->attrs.dict, &n);
     const std::string zero = n->attrs.name + "_zero_grad";
     return std::vector<NodeEntry>{Out(bw.node, 0), Out(bw.node, 1), Out(bw.node, 2),
@@ -184,7 +183,7 @@ void RegisterVariant(const VariantDecl& d) {
   ::nnvm::Op::Register(d.name)
       .describe(d.doc)
       .set_num_inputs(5)
-      .set_num_outputs(3)
+      .set_num_outputs(kind.relu ? 4 : 3)
       .set_attr_parser(d.parser)
       .add_argument("data", "NDArray-or-Symbol", "Input data to batch normalization")
       .add_argument("gamma", "NDArray-or-Symbol", "gamma array")
@@ -194,7 +193,11 @@ void RegisterVariant(const VariantDecl& d) {
       .add_arguments(d.fields)
       .set_attr<FListInputNames>("FListInputNames", InputNames({"data", "gamma", "beta",
                                                                 "moving_mean", "moving_var"}))
-      .set_attr<FListOutputNames>("FListOutputNames", InputNames({"output", "mean", "var"}))
+      .set_attr<FListOutputNames>("FListOutputNames",
+                                  InputNames(kind.relu ? std::vector<std::string>{"output", "mean",
+                                                                                  "var", "workspace"}
+                                                       : std::vector<std::string>{"output", "mean",
+                                                                                  "var"}))
       .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs",
                                     [](const NodeAttrs& attrs) -> uint32_t {
                                       return Param<BatchNormParam>(attrs).output_mean_var ? 3
@@ -206,19 +209,24 @@ void RegisterVariant(const VariantDecl& d) {
       .set_attr<FWriteArguments>("FWriteArguments", BatchNormWrittenArguments)
       .set_attr<FSetInputVarAttrOnCompose>("FSetInputVarAttrOnCompose",
                                            MovingStatsInitOnCompose)
-      .set_attr<FInferShape>("FInferShape", Delegate<FInferShape>("BatchNorm", "FInferShape"))
-      .set_attr<FInferType>("FInferType", Delegate<FInferType>("BatchNorm", "FInferType"))
+      .set_attr<FInferShape>("FInferShape", kind.relu ? FInferShape(WorkspaceShape)
+                                                      : Delegate<FInferShape>("BatchNorm",
+                                                                              "FInferShape"))
+      .set_attr<FInferType>("FInferType", kind.relu ? FInferType(WorkspaceType)
+                                                    : Delegate<FInferType>("BatchNorm",
+                                                                           "FInferType"))
       .set_attr<FCompute>("FCompute<cpu>",
                           [kind](const NodeAttrs& attrs, const OpContext& ctx,
                                  const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                                  const std::vector<TBlob>& out) {
                             VariantForward(kind, attrs, ctx, in, req, out);
                           })
+      .set_attr<onednn::FBlockedLayout>("FBlockedLayout", BatchNormLayoutGroups)
       .set_attr<FGradient>("FGradient", fgrad);
 
   std::vector<std::string> bw_inputs{"ograd", "data", "gamma", "moving_mean", "moving_var",
                                      "mean", "var"};
-  if (kind.relu) bw_inputs.push_back("output");
+  if (kind.relu) bw_inputs.push_back("workspace");
   ::nnvm::Op::Register(d.backward)
       .describe(std::string("Gradients of ") + d.name + " for data, gamma and beta; in "
                 "training mode it also updates moving_mean and moving_var.")
@@ -244,7 +252,8 @@ void RegisterVariant(const VariantDecl& d) {
                                  const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                                  const std::vector<TBlob>& out) {
                             VariantBackward(kind, attrs, ctx, in, req, out);
-                          });
+                          })
+      .set_attr<onednn::FBlockedLayout>("FBlockedLayout", BatchNormBackwardLayoutGroups);
 }
 
 const char* const kStatsDoc = R"doc(

@@ -1,5 +1,6 @@
 // Binary arithmetic, comparison and logical operators: broadcast_*, elemwise_* and the
 // broadcast_to/like/axis family, with gradients built from other registered operators.
+#include "operator/inplace_identity.h"
 #include "operator/nn/onednn/onednn_layout.h"
 #include "operator/tensor/broadcast_kernel.h"
 #include "operator/tensor/elemwise_functors.h"
@@ -46,6 +47,21 @@ using GradFn = std::vector<NodeEntry> (*)(const ObjectPtr&, const std::vector<No
 std::vector<NodeEntry> AddGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   return {ReduceTo(n, og[0], 0), ReduceTo(n, og[0], 1)};
 }
+// elemwise_add's gradient: og for both inputs, whose shapes equal the output's. The node is an
+// identity of og (FInplaceIdentity), so a graph run hands og on instead of copying it.
+std::vector<NodeEntry> ElemwiseAddGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
+  NodeEntry g = MakeNode("_backward_add", GradName(n), {og[0]});
+  return {g, NodeEntry(g.node, 1, 0)};
+}
+
+void BackwardAddCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (req[i] == kNullOp || (req[i] == kWriteInplace && out[i].dptr_ == in[0].dptr_)) continue;
+    CopyElements(out[i].type_flag_, in[0].dptr_, out[i].dptr_, out[i].Size(), req[i]);
+  }
+}
+
 std::vector<NodeEntry> SubGrad(const ObjectPtr& n, const std::vector<NodeEntry>& og) {
   return {ReduceTo(n, og[0], 0), ReduceTo(n, Unary("negative", n, og[0]), 1)};
 }
@@ -154,8 +170,26 @@ nnvm::Op& RegisterBinary(nnvm::Op& reg, const char* doc, GradFn grad, bool broad
   static bool __reg_##name [[maybe_unused]] = (RegisterBinary<mshadow_op::functor>(      \
       ::nnvm::Op::Register(#name), doc, grad, broadcast, {__VA_ARGS__}), true)
 
+static bool __reg__backward_add [[maybe_unused]] =
+    (::nnvm::Op::Register("_backward_add")
+         .describe("The gradient of elemwise_add: the output gradient, once for each input.")
+         .set_num_inputs(1)
+         .set_num_outputs(2)
+         .add_argument("ograd", "NDArray-or-Symbol", "The output gradient")
+         .set_attr<FInferShape>("FInferShape", ElemwiseShape)
+         .set_attr<FInferType>("FInferType", ElemwiseType)
+         .set_attr<FInplaceOption>("FInplaceOption",
+                                   [](const NodeAttrs&) {
+                                     return std::vector<std::pair<int, int>>{{0, 0}, {0, 1}};
+                                   })
+         .set_attr<FInplaceIdentity>("FInplaceIdentity",
+                                     [](const NodeAttrs&) { return std::vector<bool>{true, true}; })
+         .set_attr<onednn::FBlockedLayout>("FBlockedLayout", onednn::ElementwiseLayoutGroups)
+         .set_attr<FCompute>("FCompute<cpu>", BackwardAddCompute),
+     true);
+
 // Same-shape forms (MXNet's elemwise_*; also reached as _plus, _minus, ...).
-MXNET_REGISTER_BINARY_(elemwise_add, plus, AddGrad, false, "Adds arguments element-wise.",
+MXNET_REGISTER_BINARY_(elemwise_add, plus, ElemwiseAddGrad, false, "Adds arguments element-wise.",
                        "_plus", "_add", "_Plus");
 MXNET_REGISTER_BINARY_(elemwise_sub, minus, SubGrad, false, "Subtracts arguments element-wise.",
                        "_minus", "_sub", "_Minus");
