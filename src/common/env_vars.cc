@@ -179,6 +179,14 @@ const std::vector<VarInfo>& AllVars() {
        "vary without end."},
       {"MXNET_MKLDNN_CACHE_NUM", "int", "-1", "",
        "The old name of MXNET_ONEDNN_CACHE_NUM (MXNet 1.x), read when the new one is not set."},
+      {"MXNET_ONEDNN_WINOGRAD", "bool", "1", "",
+       "oneDNN convolutions (float32) may run Winograd kernels (F(4x4, 3x3): 3x3 stride-1 "
+       "convolutions with channels a multiple of 16, on AVX-512) where oneDNN finds them "
+       "faster than direct ones for the shape (its convolution_auto): about 1.5x on "
+       "ResNet-18's 3x3 convolutions, forward and backward. Their rounding differs: about 3x "
+       "the mean and 6x the largest error of direct kernels against float64 (2e-6 of the "
+       "largest output there). 0 runs direct kernels only, as MXNet 1.9.1. Read when a "
+       "convolution runs (its primitives are cached per choice)."},
       {"MXNET_ONEDNN_BLOCKED_LAYOUT", "bool", "1", "",
        "Hybridized blocks (CachedOp): a value passed only between operators that read and "
        "write it in oneDNN's channel-blocked layout (2-D convolution and its gradient, fused "

@@ -330,3 +330,75 @@ def test_cached_blocked_weights_follow_each_array_and_its_writes():
     for i in range(2):  # views of one chunk at different offsets
         np.testing.assert_allclose(conv(w_slice[i]).asnumpy(), ref(w_slice[i]),
                                    rtol=1e-4, atol=1e-4)
+
+
+# ----------------------------------------------------------------------- Winograd kernels
+WINO_SCRIPT = r'''
+import numpy as np, mxnet as mx
+from mxnet import autograd
+rng = np.random.RandomState(0)
+x = mx.nd.array(rng.uniform(-1, 1, (32, 64, 28, 28)))
+w = mx.nd.array(rng.uniform(-0.05, 0.05, (64, 64, 3, 3)))
+x.attach_grad(); w.attach_grad()
+with autograd.record():
+    y = mx.nd.Convolution(x, w, kernel=(3, 3), pad=(1, 1), num_filter=64, no_bias=True)
+y.backward()
+mx.nd.waitall()
+'''
+
+
+def _conv_kernels(flag):
+    """The convolution implementations oneDNN's verbose log names for WINO_SCRIPT."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, DNNL_VERBOSE="1", MXNET_ONEDNN_WINOGRAD=flag)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [os.path.dirname(mx.__path__[0]),
+                                                    env.get("PYTHONPATH", "")] if p)
+    out = subprocess.run([sys.executable, "-c", WINO_SCRIPT], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return {(f[4], f[5]) for f in (line.split(",") for line in out.stdout.splitlines())
+            if f[:2] == ["onednn_verbose", "exec"] and f[3] == "convolution"}
+
+
+@pytest.mark.skipif(not mx.runtime.Features().is_enabled("ONEDNN"), reason="no oneDNN")
+def test_winograd_kernels_only_when_allowed():
+    allowed = _conv_kernels("1")
+    direct = _conv_kernels("0")
+    assert not any("wino" in impl for impl, _ in direct), direct
+    assert {prop for _, prop in direct} == {"forward_training", "backward_data",
+                                            "backward_weights"}
+    # on AVX-512 oneDNN finds its Winograd kernels faster for this shape, in every direction
+    if any(impl.endswith("avx512_core") for impl, _ in direct):
+        assert {prop for impl, prop in allowed if "wino" in impl} == {
+            "forward_training", "backward_data", "backward_weights"}, allowed
+
+
+@pytest.mark.parametrize("flag", ["1", "0"])
+def test_winograd_or_direct_results_within_float32_rounding(flag):
+    # The same convolution forward and backward with Winograd allowed and not, against
+    # float64: both within a few float32 roundings of the sums (Winograd's error is larger
+    # than direct's but of that order)
+    mx.util.setenv("MXNET_ONEDNN_WINOGRAD", flag)
+    try:
+        rng = np.random.RandomState(1)
+        xs = rng.uniform(-1, 1, (32, 32, 14, 14))
+        ws = rng.uniform(-0.1, 0.1, (32, 32, 3, 3))
+        head = rng.uniform(-1, 1, (32, 32, 14, 14))
+        res = {}
+        for dtype in ("float32", "float64"):
+            x = mx.nd.array(xs, dtype=dtype)
+            w = mx.nd.array(ws, dtype=dtype)
+            x.attach_grad()
+            w.attach_grad()
+            with mx.autograd.record():
+                y = mx.nd.Convolution(x, w, kernel=(3, 3), pad=(1, 1), num_filter=32,
+                                      no_bias=True)
+            y.backward(mx.nd.array(head, dtype=dtype))
+            res[dtype] = [y.asnumpy(), x.grad.asnumpy(), w.grad.asnumpy()]
+        for got, want in zip(res["float32"], res["float64"]):
+            scale = np.abs(want).max()
+            assert np.abs(got - want).max() <= 2e-5 * scale
+    finally:
+        mx.util.setenv("MXNET_ONEDNN_WINOGRAD", "1")

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/env.h"
 #include "imperative/input_stamp.h"
 #include "operator/nn/convolution_kernels.h"
 #include "operator/nn/onednn/onednn_base.h"
@@ -96,7 +97,15 @@ memory::desc Any(const memory::desc& plain) {
   return memory::desc(plain.dims(), plain.data_type(), Tag::any);
 }
 
-std::string Key(const ConvGeometry& g, const char* kind) {
+// MXNET_ONEDNN_WINOGRAD: oneDNN picks direct or Winograd kernels, whichever it finds faster
+// for the shape (convolution_auto), or direct ones only, as MXNet 1.9.1 (read when a
+// primitive is looked up, and part of its key).
+dnnl::algorithm ConvAlgorithm() {
+  return env::GetBool("MXNET_ONEDNN_WINOGRAD") ? dnnl::algorithm::convolution_auto
+                                               : dnnl::algorithm::convolution_direct;
+}
+
+std::string Key(const ConvGeometry& g, const char* kind, dnnl::algorithm alg) {
   char buf[320];
   std::snprintf(buf, sizeof(buf),
                 "%s n%lld c%lld k%lld g%lld b%d cl%d in%lld,%lld,%lld ks%lld,%lld,%lld "
@@ -108,14 +117,13 @@ std::string Key(const ConvGeometry& g, const char* kind) {
                 (long long)g.stride[1], (long long)g.stride[2], (long long)g.dilate[0],
                 (long long)g.dilate[1], (long long)g.dilate[2], (long long)g.pad[0],
                 (long long)g.pad[1], (long long)g.pad[2], g.nspatial);
-  return buf;
+  return std::string(buf) + (alg == dnnl::algorithm::convolution_auto ? " auto" : " direct");
 }
 
 // post (may be null): fused post-ops (a sum adds what the destination holds).
 dnnl::convolution_forward::primitive_desc ForwardPd(const ConvGeometry& g, const Descs& d,
-                                                     dnnl::prop_kind prop,
+                                                     dnnl::prop_kind prop, dnnl::algorithm alg,
                                                      const onednn::PostOps* post = nullptr) {
-  const auto alg = dnnl::algorithm::convolution_direct;
   const memory::desc bias = g.bias ? d.bias : memory::desc();
   const dnnl::primitive_attr attr = post != nullptr ? post->Attr() : dnnl::primitive_attr();
 #if DNNL_VERSION_MAJOR >= 3
@@ -206,12 +214,13 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
                        const onednn::PostOps* post, uint64_t weight_stamp,
                        onednn::BlockedActs acts) {
   if (req == kNullOp) return;
-  const std::string key =
-      Key(g, "fwd") + (post != nullptr ? post->Key() : std::string()) + onednn::ActsKey(acts);
+  const dnnl::algorithm alg = ConvAlgorithm();
+  const std::string key = Key(g, "fwd", alg) + (post != nullptr ? post->Key() : std::string()) +
+                          onednn::ActsKey(acts);
   ForwardEntry& e = ForwardCache().Get(key, [&] {
     ForwardEntry f;
     f.d = MakeDescs(g, acts.src, acts.dst);
-    f.pd = ForwardPd(g, f.d, dnnl::prop_kind::forward_training, post);
+    f.pd = ForwardPd(g, f.d, dnnl::prop_kind::forward_training, alg, post);
     f.prim = dnnl::convolution_forward(f.pd);
     f.src = Reorder(f.d.src, f.pd.src_desc());
     f.weights = Reorder(f.d.weights, f.pd.weights_desc());
@@ -238,11 +247,11 @@ void ConvForwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob&
 void ConvBackwardOneDNN(const ConvGeometry& g, const OpContext& ctx, const TBlob& ograd,
                         const TBlob& data, const TBlob& weight, const ConvGrads& grads,
                         onednn::BlockedActs acts) {
-  BackwardEntry& e = BackwardCache().Get(Key(g, "bwd") + onednn::ActsKey(acts), [&] {
+  const dnnl::algorithm alg = ConvAlgorithm();
+  BackwardEntry& e = BackwardCache().Get(Key(g, "bwd", alg) + onednn::ActsKey(acts), [&] {
     BackwardEntry b;
     b.d = MakeDescs(g, acts.src, acts.diff_dst);
-    const auto hint = ForwardPd(g, b.d, dnnl::prop_kind::forward_training);
-    const auto alg = dnnl::algorithm::convolution_direct;
+    const auto hint = ForwardPd(g, b.d, dnnl::prop_kind::forward_training, alg);
     const Descs& d = b.d;
     const memory::desc bias = g.bias ? d.bias : memory::desc();
     using BwdData = dnnl::convolution_backward_data;
