@@ -122,9 +122,10 @@ bool DotBackwardStorage(const NodeAttrs& attrs, int, DispatchMode* mode, std::ve
       *mode = DispatchMode::kFCompute;
       return true;
     }
-  } else if (lhs == kCSRStorage && ograd == kDefaultStorage && rhs == kDefaultStorage &&
-             !p.transpose_b) {
-    // rhs gradient: csr.T · ograd (row_sparse), or csr · ograd with transpose_a (dense).
+  } else if (lhs == kCSRStorage && ograd == kDefaultStorage &&
+             (rhs == kDefaultStorage || rhs == kRowSparseStorage) && !p.transpose_b) {
+    // rhs gradient: csr.T · ograd (row_sparse), or csr · ograd with transpose_a (dense),
+    // whatever rhs's storage, as MXNet 1.9.1.
     const int rhs_grad = p.transpose_a ? kDefaultStorage : kRowSparseStorage;
     if (settle(0, kDefaultStorage) && settle(1, rhs_grad)) {
       *mode = DispatchMode::kFComputeEx;
@@ -139,22 +140,35 @@ void DotBackwardCsr(const NodeAttrs& attrs, const OpContext&, const std::vector<
                     const std::vector<OpReqType>& req, const std::vector<NDArray>& outs) {
   const DotParam& p = Param<DotParam>(attrs);
   const NDArray& lhs = in[1];
-  const TBlob og = in[0].data(), rhs = in[2].data();
+  const NDArray& rhs = in[2];
+  const TBlob og = in[0].data();
   CsrDot(lhs, og, !p.transpose_a, req[1], outs[1]);
   if (req[0] == kNullOp) return;
   // The csr input's (dense) gradient: ograd · rhs.T, or rhs · ograd.T with transpose_a.
   const dim_t r = lhs.shape()[0], c = lhs.shape()[1];
-  const dim_t n = static_cast<dim_t>(rhs.shape_.ProdShape(1, rhs.shape_.ndim()));
+  const dim_t n = static_cast<dim_t>(rhs.shape().ProdShape(1, rhs.shape().ndim()));
+  // Row i of rhs's stored values, -1 for a row a row_sparse rhs does not store (zeros).
+  std::vector<int64_t> stored(rhs.shape()[0], -1);
+  if (rhs.storage_type() == kRowSparseStorage) {
+    const dim_t nrows = rhs.aux_shape(rowsparse::kIdx)[0];
+    const int64_t* idx = nrows > 0 ? rhs.aux_data(rowsparse::kIdx).dptr<int64_t>() : nullptr;
+    for (dim_t k = 0; k < nrows; ++k) stored[idx[k]] = k;
+  } else {
+    for (size_t k = 0; k < stored.size(); ++k) stored[k] = static_cast<int64_t>(k);
+  }
   MXNET_REAL_TYPE_SWITCH(lhs.dtype(), DType, {
     const DType* g = og.dptr<DType>();
-    const DType* b = rhs.dptr<DType>();
+    const DType* b = rhs.data().dptr<DType>();
     DType* d = outs[0].data().dptr<DType>();
     LoopMaybeParallel(r * c * n >= ParallelGrain(), r, [&](dim_t i) {
       for (dim_t k = 0; k < c; ++k) {
-        const DType* x = p.transpose_a ? b + i * n : g + i * n;
-        const DType* y = p.transpose_a ? g + k * n : b + k * n;
+        const int64_t row = stored[p.transpose_a ? i : k];
         Acc<DType> sum(0);
-        for (dim_t j = 0; j < n; ++j) sum += static_cast<Acc<DType>>(x[j]) * y[j];
+        if (row >= 0) {
+          const DType* x = p.transpose_a ? b + row * n : g + i * n;
+          const DType* y = p.transpose_a ? g + k * n : b + row * n;
+          for (dim_t j = 0; j < n; ++j) sum += static_cast<Acc<DType>>(x[j]) * y[j];
+        }
         DType& cell = d[i * c + k];
         cell = req[0] == kAddTo ? DType(static_cast<Acc<DType>>(cell) + sum) : DType(sum);
       }

@@ -47,8 +47,9 @@ bool DotStorage(const NodeAttrs& attrs, int dev_mask, DispatchMode* mode, std::v
                 std::vector<int>* out);
 void DotCsrCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<NDArray>& in,
                    const std::vector<OpReqType>& req, const std::vector<NDArray>& out);
-/*! \brief _backward_dot of a csr lhs (dense ograd and rhs, no transpose_b): the rhs gradient
- *  csr.T · ograd is row_sparse (dense with transpose_a), the lhs gradient dense. */
+/*! \brief _backward_dot of a csr lhs (dense ograd, dense or row_sparse rhs, no transpose_b):
+ *  the rhs gradient csr.T · ograd is row_sparse (dense with transpose_a), the lhs gradient
+ *  dense. */
 bool DotBackwardStorage(const NodeAttrs& attrs, int dev_mask, DispatchMode* mode,
                         std::vector<int>* in, std::vector<int>* out);
 void DotBackwardCsr(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<NDArray>& in,

@@ -106,6 +106,44 @@ def test_dot_csr_dense():
     assert_almost_equal(td.asnumpy(), t.asnumpy())
 
 
+@pytest.mark.parametrize("transpose_a", [False, True])
+def test_dot_csr_row_sparse_gradients(transpose_a):
+    # as MXNet 1.9.1: the rhs gradient of dot(csr, rhs) is row_sparse (dense with
+    # transpose_a) whether rhs is dense or row_sparse; the lhs gradient is dense
+    rng = np.random.RandomState(0)
+    a = rng.rand(4, 6) * (rng.rand(4, 6) > 0.6)
+    w = rng.rand(4 if transpose_a else 6, 3)
+    w[[1, 3]] = 0  # rows a row_sparse w does not store
+    og = rng.rand(6 if transpose_a else 4, 3)
+    lhs = mx.sym.var("lhs", stype="csr")
+    rhs = mx.sym.var("rhs", stype="row_sparse")
+    sym = mx.sym.dot(lhs, rhs, transpose_a=transpose_a)
+    rhs_grad = mx.nd.zeros(w.shape) if transpose_a else mx.nd.zeros(w.shape).tostype("row_sparse")
+    ex = sym.bind(mx.cpu(), {"lhs": mx.nd.array(a).tostype("csr"),
+                             "rhs": mx.nd.array(w).tostype("row_sparse")},
+                  args_grad={"lhs": mx.nd.zeros(a.shape), "rhs": rhs_grad})
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.array(og))
+    at = a.T if transpose_a else a
+    assert_almost_equal(ex.outputs[0].asnumpy(), at.dot(w), rtol=1e-5, atol=1e-6)
+    assert ex.grad_dict["rhs"].stype == ("default" if transpose_a else "row_sparse")
+    assert_almost_equal(ex.grad_dict["rhs"].asnumpy(), at.T.dot(og), rtol=1e-5, atol=1e-6)
+    want_lhs = w.dot(og.T) if transpose_a else og.dot(w.T)
+    assert_almost_equal(ex.grad_dict["lhs"].asnumpy(), want_lhs, rtol=1e-5, atol=1e-6)
+    # the gradient array simple_bind makes has the inferred storage type
+    sb = sym.simple_bind(mx.cpu(), lhs=a.shape, rhs=w.shape,
+                         stype_dict={"lhs": "csr", "rhs": "row_sparse"},
+                         grad_req={"lhs": "null", "rhs": "write"})
+    assert sb.grad_dict["rhs"].stype == ("default" if transpose_a else "row_sparse")
+    x = mx.nd.array(w).tostype("row_sparse")
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.dot(mx.nd.array(a).tostype("csr"), x, transpose_a=transpose_a)
+    y.backward(mx.nd.array(og))
+    assert x.grad.stype == "row_sparse"
+    assert_almost_equal(x.grad.asnumpy(), at.T.dot(og), rtol=1e-5, atol=1e-6)
+
+
 def test_retain_keeps_requested_rows():
     a = mx.nd.sparse.row_sparse_array(([[1, 2], [3, 4], [5, 6]], [0, 1, 3]), shape=(4, 2))
     r = mx.nd.sparse.retain(a, mx.nd.array([0, 3], dtype="int64"))
