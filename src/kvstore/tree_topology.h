@@ -76,14 +76,6 @@ std::vector<std::string> MatrixText(const std::string& name, const std::vector<f
  *  as CPU contexts). */
 std::vector<float> UniformLinkMatrix(int num_devices);
 
-/*! \brief 1.9.1's link weights for GPUs from cudaDeviceGetP2PAttribute's performance ranks and
- *  the peer-access matrix (both n x n): rank + 1 off the diagonal (1: PCI-E, 2-3: NVLink),
- *  or 2 / 1 from peer access when the ranks miss some peer link; then, when the NVLink links
- *  (weight > 1) connect all GPUs, PCI-E links get 0 (unused), else 1/n. */
-std::vector<float> LinkWeightsFromP2P(const std::vector<int>& perf_rank,
-                                      const std::vector<int>& peer_access, int num_devices,
-                                      bool log);
-
 // Steps of the search, exposed for tests.
 namespace tree_detail {
 /*! \brief Leaves [2^depth] of a candidate tree -> the same tree with a repeated device's

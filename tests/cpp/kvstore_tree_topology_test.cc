@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kvstore/gpu_p2p.h"
 #include "kvstore/tree_topology.h"
 
 namespace {
