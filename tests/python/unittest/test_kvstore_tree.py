@@ -243,3 +243,29 @@ def test_gluon_trainer_trains_the_same_with_the_tree(tree_env):
     assert len(with_tree) == len(without) == 12
     for a, b in zip(with_tree, without):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.skipif(not mx.runtime.Features().is_enabled('DIST_KVSTORE'),
+                    reason='built without USE_DIST_KVSTORE')
+def test_dist_device_sync_sums_each_workers_devices_along_the_trees(tmp_path):
+    from dist_job import run_ok
+    out = run_ok(tmp_path, """
+        kv = mx.kv.create('dist_device_sync')
+        r = kv.rank
+        ctxs = [mx.cpu(i) for i in range(3)]
+        kv.init(['small', 'cut'], [mx.nd.zeros((4,)), mx.nd.zeros((12, 4))])
+        for step in range(2):
+            kv.push('small', [mx.nd.ones((4,), ctx=c) * (i + r) for i, c in enumerate(ctxs)])
+            kv.push('cut', [mx.nd.ones((12, 4), ctx=c) * (step + r) for c in ctxs])
+            small = [mx.nd.zeros((4,), ctx=c) for c in ctxs]
+            cut = [mx.nd.zeros((12, 4), ctx=c) for c in ctxs]
+            kv.pull('small', out=small)
+            kv.pull('cut', out=cut)
+            for o in small:  # worker 0: 0+1+2, worker 1: 1+2+3
+                assert np.all(o.asnumpy() == 3 + 6), o
+            for o in cut:
+                assert np.all(o.asnumpy() == 3 * step + 3 * (step + 1)), o
+        print('worker %d done' % r)
+    """, MXNET_KVSTORE_USETREE=1, MXNET_KVSTORE_TREE_ARRAY_BOUND=BOUND)
+    assert 'worker 0 done' in out and 'worker 1 done' in out
+    assert 'Using Tree' in out
