@@ -211,7 +211,8 @@ def test_row_sparse_pushes_sum_like_the_device_store(tree_env):
     np.testing.assert_array_equal(got[:, 0], [1, 0, 3, 0, 0, 3])
 
 
-def test_gluon_trainer_trains_the_same_with_the_tree(tree_env):
+@pytest.mark.parametrize('update_on_kvstore', [True, False])
+def test_gluon_trainer_trains_the_same_with_the_tree(tree_env, update_on_kvstore):
     ctxs = [mx.cpu(i) for i in range(3)]
 
     def train(tree):
@@ -222,7 +223,8 @@ def test_gluon_trainer_trains_the_same_with_the_tree(tree_env):
             net.add(gluon.nn.Dense(16, activation='relu'), gluon.nn.Dense(3))
             net.initialize(mx.init.Xavier(), ctx=ctxs)
             trainer = gluon.Trainer(net.collect_params(), 'sgd',
-                                    {'learning_rate': 0.1, 'momentum': 0.9}, kvstore='device')
+                                    {'learning_rate': 0.1, 'momentum': 0.9}, kvstore='device',
+                                    update_on_kvstore=update_on_kvstore)
             loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
             rng = np.random.RandomState(3)
             for _ in range(4):
