@@ -378,9 +378,30 @@ const std::vector<VarInfo>& AllVars() {
        "as MXNet's (ps-lite: the bound on outstanding messages). Read when a dist_p3 store is "
        "created."},
       {"MXNET_KVSTORE_USETREE", "bool", "0", "",
-       "MXNet: tree reduction over GPUs for the 'device' KVStore. Read when a 'device' store "
-       "is created; this build has no GPU tree reduction (MXNet plans it over the NVLink "
-       "topology), so 1 only logs a warning and each key is still summed on one device."},
+       "1: a 'device' KVStore (and the device side of 'dist_*_device') sums each key along a "
+       "binary tree of the pushing devices and copies pulled values down it, as MXNet's "
+       "CommDeviceTree. The trees (one per root device) are planned at the first push from "
+       "several devices: over the GPUs' NVLink/P2P link weights, or, for CPU contexts, every "
+       "pair alike. Compressed and row_sparse pushes are summed as without it. Unlike MXNet, "
+       "also in builds without CUDA and for mx.cpu(i) contexts. Read when the store is "
+       "created."},
+      {"MXNET_KVSTORE_LOGTREE", "bool", "0", "",
+       "With MXNET_KVSTORE_USETREE=1: log (INFO) the link matrices and every reduction tree "
+       "when the trees are planned, in MXNet's layout."},
+      {"MXNET_KVSTORE_TREE_ARRAY_BOUND", "int", "10000000", "",
+       "With MXNET_KVSTORE_USETREE=1: a key of more elements than this, whose first dimension "
+       "is at least twice the number of devices, is cut into one block of rows per device; "
+       "block r is summed along the tree rooted at device r and copied back down it, so all "
+       "trees (and links) share the work. Read when the store is created."},
+      {"MXNET_KVSTORE_TREE_BACKTRACK", "bool", "0", "",
+       "With MXNET_KVSTORE_USETREE=1: 1 plans the trees by backtracking search (exhaustive up "
+       "to 8 devices, else the first tree found) instead of recursive Kernighan-Lin graph "
+       "partitioning (which also falls back to the search when it finds no tree of minimal "
+       "depth). Read when the store is created."},
+      {"MXNET_KVSTORE_TREE_LINK_USAGE_PENALTY", "float", "0.7", "",
+       "With MXNET_KVSTORE_USETREE=1: after each tree is planned, the weights of the links it "
+       "uses are multiplied by this, so the trees of later roots prefer other links (1: no "
+       "penalty). Read when the store is created."},
       {"MXNET_ENABLE_GPU_P2P", "bool", "1", "",
        "Let the 'device' KVStore enable peer access (cudaDeviceEnablePeerAccess) between the "
        "GPUs that push a key, where the hardware allows it, warning with the access matrix when "

@@ -70,12 +70,11 @@ void ReduceSumCPU(const std::vector<const DType*>& in, DType* out, int64_t total
   }
 }
 
-// Whether an array on a can be read directly by an op running on b (CPU memory is shared).
+}  // namespace
+
 bool SameMemory(Context a, Context b) {
   return a == b || (a.dev_mask() == Context::kCPU && b.dev_mask() == Context::kCPU);
 }
-
-}  // namespace
 
 ReduceConfig ReduceConfig::FromEnv() {
   ReduceConfig cfg;
@@ -243,12 +242,6 @@ class CommCPU : public Comm {
 class CommDevice : public Comm {
  public:
   CommDevice() : cfg_(ReduceConfig::FromEnv()) {
-    // MXNet's tree reduction (CommDeviceTree) plans over the GPUs' NVLink topology; it is not
-    // written here, so each key is summed on one device as without the variable.
-    if (env::GetBool("MXNET_KVSTORE_USETREE")) {
-      LOG(WARNING) << "MXNET_KVSTORE_USETREE=1: tree reduction is not implemented in this "
-                      "build; the device store sums each key on one device";
-    }
     enable_p2p_ = env::GetBool("MXNET_ENABLE_GPU_P2P");
   }
 
@@ -354,7 +347,12 @@ class CommDevice : public Comm {
 }  // namespace
 
 std::unique_ptr<Comm> CreateCommCPU() { return std::make_unique<CommCPU>(); }
-std::unique_ptr<Comm> CreateCommDevice() { return std::make_unique<CommDevice>(); }
+std::unique_ptr<Comm> CreateCommDevice() {
+  if (env::GetBool("MXNET_KVSTORE_USETREE")) {
+    return CreateCommDeviceTree(std::make_unique<CommDevice>());
+  }
+  return std::make_unique<CommDevice>();
+}
 
 }  // namespace kvstore
 }  // namespace mxnet

@@ -1,6 +1,7 @@
 // Comm: how a KVStore sums the arrays pushed from several devices and copies a value back out.
 // CommCPU merges on the CPU (type "local"); CommDevice merges on one of the pushing devices,
-// spreading keys over them, and applies gradient compression (type "device"), as in MXNet.
+// spreading keys over them, and applies gradient compression (type "device"), as in MXNet;
+// with MXNET_KVSTORE_USETREE=1 CommDeviceTree sums along trees of the devices (comm_tree.cc).
 #ifndef MXNET_KVSTORE_COMM_H_
 #define MXNET_KVSTORE_COMM_H_
 
@@ -31,6 +32,10 @@ void PushReduceSum(const std::vector<NDArray>& srcs, const NDArray& out, const R
 void PushCopyToAll(const NDArray& src, const std::vector<NDArray*>& dst, const ReduceConfig& cfg,
                    int priority);
 
+/*! \brief Whether an array on a can be read directly by an op running on b (CPU memory is
+ *  shared). */
+bool SameMemory(Context a, Context b);
+
 class Comm {
  public:
   virtual ~Comm() = default;
@@ -50,7 +55,10 @@ class Comm {
 };
 
 std::unique_ptr<Comm> CreateCommCPU();
+/*! \brief CommDevice, or CommDeviceTree when MXNET_KVSTORE_USETREE is set. */
 std::unique_ptr<Comm> CreateCommDevice();
+/*! \brief Sums along reduction trees; what they do not fit goes to flat (comm_tree.cc). */
+std::unique_ptr<Comm> CreateCommDeviceTree(std::unique_ptr<Comm> flat);
 
 }  // namespace kvstore
 }  // namespace mxnet

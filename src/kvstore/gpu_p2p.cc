@@ -4,6 +4,7 @@
 #include <dmlc/logging.h>
 
 #include <string>
+#include <utility>
 
 #include "mxnet/cuda_config.h"
 #include "storage/cuda_device_guard.h"
@@ -14,9 +15,9 @@
 namespace mxnet {
 namespace kvstore {
 
-int EnableGpuPeerAccess(const std::vector<int>& gpus) {
+int EnableGpuPeerAccess(const std::vector<int>& gpus, std::vector<int>* access_out) {
   const int n = static_cast<int>(gpus.size());
-  std::vector<char> access(n * n, 0);
+  std::vector<int> access(n * n, 0);
   int enabled = 0;
   for (int i = 0; i < n; ++i) {
     storage::CudaDeviceGuard guard(gpus[i]);  // peer access is granted to the current device
@@ -44,6 +45,7 @@ int EnableGpuPeerAccess(const std::vector<int>& gpus) {
       LOG(WARNING) << row;
     }
   }
+  if (access_out) *access_out = std::move(access);
   return enabled;
 }
 
