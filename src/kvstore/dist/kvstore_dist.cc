@@ -211,9 +211,19 @@ class KVStoreDist : public KVStoreLocal {
   void SetGradientCompression(
       const std::vector<std::pair<std::string, std::string>>& kwargs) override {
     CheckNotP3Worker("gradient compression", "use 'dist_sync' to compress gradients");
+    const std::string before = gc_->EncodeParams();
     KVStoreLocal::SetGradientCompression(kwargs);
-    if (IsWorkerNode() && get_rank() == 0) {
-      SendCommandToServers(static_cast<int>(Command::kSetGradientCompression), gc_->EncodeParams());
+    // Every worker (MXNet 1.9.1: worker 0 only) sends its setting and waits for the servers to
+    // take it, so its own first compressed push can never reach a server before the setting.
+    // Refused (another worker set a different one), the worker keeps its earlier setting.
+    if (IsWorkerNode()) {
+      try {
+        SendCommandToServers(static_cast<int>(Command::kSetGradientCompression),
+                             gc_->EncodeParams());
+      } catch (const dmlc::Error&) {
+        gc_->DecodeParams(before);
+        throw;
+      }
     }
   }
 

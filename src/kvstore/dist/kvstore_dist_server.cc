@@ -383,6 +383,10 @@ class Server {
         sync_mode_ = true;
         break;
       case Command::kSetGradientCompression:
+        if (gc_.type() != CompressionType::kNone && gc_.EncodeParams() != msg.body) {
+          return Reply(msg, "workers set different gradient compressions (type,threshold " +
+                                gc_.EncodeParams() + " and " + msg.body + ")");
+        }
         gc_.DecodeParams(msg.body);
         break;
       case Command::kSetMultiPrecision:

@@ -17,6 +17,11 @@
 #include <net/if.h>
 #include <netinet/in.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
 #include <sstream>
 
 #include "common/env.h"
@@ -25,6 +30,25 @@ namespace mxnet {
 namespace kvstore {
 namespace dist {
 namespace {
+
+// PS_VERBOSE=2's line for one message, written whole in one write(2) (atomic on a pipe): LOG
+// writes a line in pieces, and the lines of the sending and receiving threads interleaved
+// inside each other when the machine was busy.
+void LogMessageLine(int from, const char* arrow, int to, const MsgHeader& h, size_t bytes) {
+  const std::time_t now = std::time(nullptr);
+  std::tm t{};
+  localtime_r(&now, &t);
+  char line[256];
+  const int n = std::snprintf(line, sizeof(line),
+                              "[%02d:%02d:%02d] parameter server: node %d %s %d type %d key %d "
+                              "bytes %zu\n",
+                              t.tm_hour, t.tm_min, t.tm_sec, from, arrow, to,
+                              static_cast<int>(h.type), static_cast<int>(h.key), bytes);
+  if (n > 0) {
+    const ssize_t written = ::write(2, line, std::min(static_cast<size_t>(n), sizeof(line) - 1));
+    (void)written;
+  }
+}
 
 std::string RequiredEnv(const char* name) {
   CHECK(env::IsSet(name)) << "parameter server: " << name
@@ -76,10 +100,6 @@ std::string LocalHost(const std::string& root_uri) {
   if (root_uri.rfind("127.", 0) == 0 || root_uri == "localhost") return "127.0.0.1";
   const std::string ip = InterfaceAddress("");
   return ip.empty() ? "127.0.0.1" : ip;
-}
-
-int RoleGroup(const std::string& role) {
-  return role == "scheduler" ? kScheduler : role == "server" ? kServerGroup : kWorkerGroup;
 }
 
 }  // namespace
@@ -223,11 +243,7 @@ int PostOffice::num_dead_nodes() const {
 void PostOffice::Send(int id, Message msg) {
   CheckHealthy();
   msg.head.sender = my_id_;
-  if (verbose_ >= 2) {
-    LOG(INFO) << "parameter server: node " << my_id_ << " -> " << id << " type "
-              << static_cast<int>(msg.head.type) << " key " << msg.head.key << " bytes "
-              << msg.payload_size;
-  }
+  if (verbose_ >= 2) LogMessageLine(my_id_, "->", id, msg.head, msg.payload_size);
   van_->Send(id, std::move(msg));
 }
 
@@ -257,11 +273,7 @@ std::string PostOffice::Describe(int id) const {
 
 void PostOffice::OnMessage(Message&& msg) {
   const int sender = msg.head.sender;
-  if (verbose_ >= 2) {
-    LOG(INFO) << "parameter server: node " << my_id_ << " <- " << sender << " type "
-              << static_cast<int>(msg.head.type) << " key " << msg.head.key << " bytes "
-              << msg.payload_size;
-  }
+  if (verbose_ >= 2) LogMessageLine(my_id_, "<-", sender, msg.head, msg.payload_size);
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (role_ == "scheduler" ? nodes_.count(sender) != 0 : sender == kSchedulerId) {

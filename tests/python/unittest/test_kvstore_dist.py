@@ -142,6 +142,34 @@ def test_2bit_compression_matches_the_local_quantizer(tmp_path, bound):
     """, MXNET_KVSTORE_BIGARRAY_BOUND=bound)
 
 
+def test_compressed_pushes_right_after_set_gradient_compression(tmp_path):
+    # No barrier between the setting and the pushes: each worker's setting reaches the
+    # servers before its first compressed push (worker 0's alone could arrive after worker
+    # 1's push). Workers that disagree on the setting get an error naming both.
+    run_ok(tmp_path, """
+        kv = mx.kv.create('dist_sync')
+        kv.init(3, mx.nd.zeros((40,)))
+        kv.set_gradient_compression({'type': '2bit', 'threshold': 0.5})
+        for _ in range(3):
+            kv.push(3, mx.nd.ones((40,)))
+        out = mx.nd.zeros((40,))
+        kv.pull(3, out=out)
+        # each worker's push sends +0.5 (its residual grows); each round's sum replaces the value
+        assert np.all(out.asnumpy() == 2 * 0.5), out
+        try:  # worker 0 asks for another threshold: refused; worker 1 repeats the setting
+            kv.set_gradient_compression({'type': '2bit', 'threshold': 0.25 * (kv.rank + 1)})
+            raised = ''
+        except mx.MXNetError as e:
+            raised = str(e)
+        assert bool(raised) == (kv.rank == 0), raised
+        if raised:
+            assert 'different gradient compressions' in raised, raised
+        kv.push(3, mx.nd.ones((40,)))  # both still send +0.5
+        kv.pull(3, out=out)
+        assert np.all(out.asnumpy() == 2 * 0.5), out
+    """)
+
+
 def test_gluon_trainer_dist_sync_trains_like_one_process_with_two_devices(tmp_path):
     def make_net(ctxs):
         mx.random.seed(7)
