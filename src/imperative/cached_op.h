@@ -116,7 +116,8 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   mutable std::vector<bool> plan_key_;
   mutable std::shared_ptr<const std::vector<std::vector<bool>>> plan_;
   // Per node: (input, output) pairs whose output may be the input's array itself; never an
-  // output the caller sees (outputs, input gradients) nor one taking a graph input.
+  // output the caller sees (outputs, input gradients), one taking a graph input, nor a value
+  // an operator writes (FMutateInputs, FWriteArguments).
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> identity_;
   std::vector<bool> grad_direct_;  // per input: its gradient node may write the caller's array
 };

@@ -12,12 +12,27 @@ namespace mxnet {
 void CachedOp::FindIdentities(const nnvm::IndexedGraph& idx, const std::vector<bool>& is_output) {
   static const auto& finplace = nnvm::Op::GetAttr<FInplaceOption>("FInplaceOption");
   static const auto& fidentity = nnvm::Op::GetAttr<FInplaceIdentity>("FInplaceIdentity");
+  static const auto& fmutate = nnvm::Op::GetAttr<FMutateInputs>("FMutateInputs");
+  static const auto& fwrite = nnvm::Op::GetAttr<FWriteArguments>("FWriteArguments");
   identity_.assign(idx.num_nodes(), {});
   if (!env::GetBool("MXNET_EXEC_ENABLE_INPLACE")) return;
-  // Arrays the caller gives or gets may not be shared: they can be changed afterwards.
+  // Arrays the caller gives or gets may not be shared: they can be changed afterwards; nor
+  // values an operator writes (a shared one would change the other's readers' value too).
   std::vector<bool> visible(is_output);
   for (uint32_t e : grad_entries_) visible[e] = true;
   for (uint32_t e : input_entries_) visible[e] = true;
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const nnvm::Node& n = *idx[nid].source;
+    if (n.is_variable()) continue;
+    std::vector<uint32_t> written;
+    if (fmutate.contains(n.op())) written = fmutate[n.op()](n.attrs);
+    if (fwrite.contains(n.op())) {
+      for (uint32_t i : fwrite[n.op()](n.attrs)) written.push_back(i);
+    }
+    for (uint32_t i : written) {
+      if (i < n.inputs.size()) visible[idx.entry_id(n.inputs[i])] = true;
+    }
+  }
   for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
     const nnvm::Node& n = *idx[nid].source;
     if (n.is_variable() || !finplace.contains(n.op()) || !fidentity.contains(n.op())) continue;

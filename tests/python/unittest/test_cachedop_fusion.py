@@ -151,6 +151,22 @@ def test_gradients_of_graph_inputs_are_separate_arrays():
     np.testing.assert_array_equal(og.asnumpy(), np.full((2, 3), 2.0))
 
 
+def test_a_value_an_operator_writes_is_not_shared():
+    # BatchNorm with fix_gamma writes ones into its gamma input: an identity feeding it must
+    # not hand it the array another node still reads
+    x = mx.sym.var("x")
+    g = mx.sym.var("g")
+    doubled = g * 2
+    bn = mx.sym.BatchNorm(x, gamma=mx.sym.identity(doubled), fix_gamma=True, name="bn")
+    sym = mx.sym.Group([bn, doubled + 0])
+    names = sym.list_inputs()
+    values = {"x": np.ones((2, 3, 2, 2)), "g": np.full(3, 5.0), "bn_beta": np.zeros(3),
+              "bn_moving_mean": np.zeros(3), "bn_moving_var": np.ones(3)}
+    op = mx.nd.CachedOp(sym, [("static_alloc", True)])
+    outs = op(*[mx.nd.array(values[n]) for n in names])
+    np.testing.assert_array_equal(outs[1].asnumpy(), np.full(3, 10.0))
+
+
 def test_elemwise_add_gradient_runs_no_copy_when_hybridized():
     mx.util.setenv("MXNET_FUSE_BN_RELU", "0")
     net = _net(16)
