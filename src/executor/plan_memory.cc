@@ -112,11 +112,12 @@ StoragePlan PlanStorage(const nnvm::IndexedGraph& idx, const std::vector<size_t>
             << " pairs, FInplaceIdentity " << identity.size() << " flags";
       }
     }
-    std::vector<bool> taken(inode.inputs.size(), false);
+    // inputs an output overwrites: no other output may share them
+    std::vector<bool> overwritten(inode.inputs.size(), false);
     for (size_t k = 0; k < inplace.size(); ++k) {
       const auto& p = inplace[k];
       if (p.first < 0 || p.first >= static_cast<int>(inode.inputs.size()) || p.second < 0 ||
-          p.second >= static_cast<int>(inode.source->num_outputs()) || taken[p.first]) {
+          p.second >= static_cast<int>(inode.source->num_outputs()) || overwritten[p.first]) {
         continue;
       }
       const uint32_t e = idx.entry_id(nid, p.second);
@@ -132,7 +133,7 @@ StoragePlan PlanStorage(const nnvm::IndexedGraph& idx, const std::vector<size_t>
                         entry_dtypes[e] == entry_dtypes[e_in] &&
                         !(output(e) && holds_output[b_in]);
       if (!same && refs[b_in] != 1) continue;  // else only this read of the block is left
-      taken[p.first] = true;
+      if (!same) overwritten[p.first] = true;  // several outputs equal to it may share it
       plan.block[e] = b_in;
       refs[b_in] += entry_refs(e);
       holds_output[b_in] = holds_output[b_in] || output(e);

@@ -57,7 +57,8 @@ std::vector<NodeEntry> ElemwiseAddGrad(const ObjectPtr& n, const std::vector<Nod
 void BackwardAddCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                         const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   for (size_t i = 0; i < out.size(); ++i) {
-    if (req[i] == kNullOp || (req[i] == kWriteInplace && out[i].dptr_ == in[0].dptr_)) continue;
+    // an output sharing the input's memory (FInplaceIdentity) already holds it
+    if (req[i] == kNullOp || (req[i] != kAddTo && out[i].dptr_ == in[0].dptr_)) continue;
     CopyElements(out[i].type_flag_, in[0].dptr_, out[i].dptr_, out[i].Size(), req[i]);
   }
 }
